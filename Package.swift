@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "geowake",
+    products: [
+        .executable(name: "geowake", targets: ["geowake"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "GeoWakeCore"),
+        .target(name: "Traces", dependencies: ["GeoWakeCore"]),
+        .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
+        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS"]),
+        .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
+        .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
+        .executableTarget(
+            name: "geowake",
+            dependencies: [
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,195 @@
+/// Builds newline-delimited JSON objects into a byte buffer, with no I/O and no Foundation:
+/// the CLI prints millions of lines a second and the daemon frames its protocol with the same writer.
+public struct JSONLineWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(reservingCapacity capacity: Int = 1 << 16) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    public mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    /// Closes the object and ends the line.
+    public mutating func endLine() {
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
+    public mutating func field(_ key: StaticString, _ value: String) {
+        appendKey(key)
+        appendString(value)
+    }
+
+    public mutating func field(_ key: StaticString, _ value: Int) {
+        appendKey(key)
+        appendInteger(Int64(value))
+    }
+
+    public mutating func field(_ key: StaticString, _ value: Bool) {
+        appendKey(key)
+        appendLiteral(value ? "true" : "false")
+    }
+
+    /// A number rounded to at most `decimals` fractional digits, trailing zeros dropped.
+    public mutating func field(_ key: StaticString, _ value: Double, decimals: Int) {
+        appendKey(key)
+        appendNumber(value, decimals: decimals)
+    }
+
+    /// ISO 8601 UTC with milliseconds and `Z`, e.g. `2014-12-31T03:07:19.000Z`.
+    public mutating func field(_ key: StaticString, _ value: Timestamp) {
+        appendKey(key)
+        appendTimestamp(value)
+    }
+
+    /// An array of strings, in the given order.
+    public mutating func field(_ key: StaticString, _ values: [String]) {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "["))
+        for (i, value) in values.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func appendKey(_ key: StaticString) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public mutating func appendString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func appendInteger(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendUnsigned(value == .min ? UInt64(Int64.max) + 1 : UInt64(-value), minimumDigits: 1)
+        } else {
+            appendUnsigned(UInt64(value), minimumDigits: 1)
+        }
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { acc, _ in acc * 10 } }
+
+    public mutating func appendNumber(_ value: Double, decimals: Int) {
+        guard value.isFinite else { appendLiteral("null"); return }
+        let digits = min(max(decimals, 0), 15)
+        let scale = Self.powersOfTen[digits]
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9.0e15 else {
+            // Beyond exact integer range: Swift's shortest round-trip form is valid JSON for finite values.
+            bytes.append(contentsOf: "\(value)".utf8)
+            return
+        }
+        var units = UInt64(scaled)
+        var fractionDigits = digits
+        while fractionDigits > 0 && units % 10 == 0 {
+            units /= 10
+            fractionDigits -= 1
+        }
+        if value < 0 && units != 0 { bytes.append(UInt8(ascii: "-")) }
+        if fractionDigits == 0 {
+            appendUnsigned(units, minimumDigits: 1)
+            return
+        }
+        let divisor = UInt64(Self.powersOfTen[fractionDigits])
+        appendUnsigned(units / divisor, minimumDigits: 1)
+        bytes.append(UInt8(ascii: "."))
+        appendUnsigned(units % divisor, minimumDigits: fractionDigits)
+    }
+
+    public mutating func appendTimestamp(_ t: Timestamp) {
+        let c = t.civil
+        bytes.append(UInt8(ascii: "\""))
+        appendUnsigned(UInt64(max(c.year, 0)), minimumDigits: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendUnsigned(UInt64(c.month), minimumDigits: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendUnsigned(UInt64(c.day), minimumDigits: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendUnsigned(UInt64(c.hour), minimumDigits: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendUnsigned(UInt64(c.minute), minimumDigits: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendUnsigned(UInt64(c.second), minimumDigits: 2)
+        bytes.append(UInt8(ascii: "."))
+        appendUnsigned(UInt64(c.millisecond), minimumDigits: 3)
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendUnsigned(_ value: UInt64, minimumDigits: Int) {
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: room for 20 digits
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            var v = value
+            var i = raw.count
+            repeat {
+                i -= 1
+                raw[i] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+                v /= 10
+            } while v > 0
+            while raw.count - i < minimumDigits {
+                i -= 1
+                raw[i] = UInt8(ascii: "0")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[i...]))
+        }
+    }
+}
+
+extension JSONLineWriter {
+    /// The contract's fix keys: time (when known), lat, lon, then the optional values and mode.
+    public mutating func fixFields(_ fix: Fix) {
+        if let time = fix.time { field("time", time) }
+        field("lat", fix.coordinate.latitude, decimals: 9)
+        field("lon", fix.coordinate.longitude, decimals: 9)
+        if let altitude = fix.altitudeMSL { field("altMSL", altitude, decimals: 3) }
+        if let speed = fix.speed { field("speed", speed, decimals: 3) }
+        if let course = fix.course { field("course", course, decimals: 3) }
+        if let accuracy = fix.horizontalAccuracy { field("hAcc", accuracy, decimals: 3) }
+        field("mode", fix.mode.rawValue)
+        if let sats = fix.satellites { field("sats", sats) }
+    }
+
+    /// One `geowake fixes` line.
+    public mutating func fixLine(_ fix: Fix) {
+        beginObject()
+        fixFields(fix)
+        endLine()
+    }
+}
