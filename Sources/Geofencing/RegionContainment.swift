@@ -1,0 +1,69 @@
+extension RegionStore.Circle {
+    /// Whether the local flat metric may decide: small circles away from the poles, where its error
+    /// (mostly the change of the longitude scale across the circle, ~tan(lat)·r/R) is bounded below.
+    var allowsLocalMetric: Bool { radius <= 100_000 && abs(latitude) <= 80 }
+
+    /// A bound on |local distance − geodesic distance| near the boundary: tan(80°) < 6, so 6·r/R relative,
+    /// doubled, plus the float scales' rounding, plus a millimetre.
+    var localMetricMargin: Double { radius * (radius * 2e-6 + 2e-6) + 0.001 }
+
+    /// Inside when the WGS84 geodesic distance is at most the radius; Vincenty only near the boundary.
+    @inline(__always)
+    func contains(longitude: Double, latitude: Double) -> Bool {
+        if allowsLocalMetric {
+            var dLon = longitude - self.longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            let dx = dLon * Double(metresPerDegreeLongitude), dy = (latitude - self.latitude) * Double(metresPerDegreeLatitude)
+            let d2 = dx * dx + dy * dy
+            let margin = localMetricMargin
+            let outer = radius + margin
+            if d2 > outer * outer { return false }
+            let inner = radius - margin
+            if inner > 0 && d2 < inner * inner { return true }
+        }
+        return geodesicDistance(longitude: longitude, latitude: latitude) <= radius
+    }
+
+    func geodesicDistance(longitude: Double, latitude: Double) -> Double {
+        Geodesy.distance(Coordinate(latitude: self.latitude, longitude: self.longitude),
+                         Coordinate(latitude: latitude, longitude: longitude))
+    }
+}
+
+extension RegionStore {
+    /// Crossing-number test over every ring of every part: valid (Multi)Polygons have disjoint parts and
+    /// holes inside their shells, so odd parity means inside. Points on the boundary may go either way.
+    @inline(__always)
+    func polygonContains(_ p: Int, x: Double, y: Double) -> Bool {
+        let rings = rings(ofPolygon: p)
+        var inside = false
+        coordinates.withUnsafeBufferPointer { xy in
+            ringPositionStart.withUnsafeBufferPointer { ringStart in
+                for ring in rings {
+                    let end = 2 * Int(ringStart[ring + 1])
+                    var i = 2 * Int(ringStart[ring])
+                    var x0 = xy[i], y0 = xy[i + 1]
+                    i += 2
+                    while i < end {
+                        let x1 = xy[i], y1 = xy[i + 1]
+                        if (y0 > y) != (y1 > y) && x < (x1 - x0) * (y - y0) / (y1 - y0) + x0 { inside.toggle() }
+                        x0 = x1
+                        y0 = y1
+                        i += 2
+                    }
+                }
+            }
+        }
+        return inside
+    }
+
+    /// Exact containment for a slot (false for beacons and removed slots).
+    @inline(__always)
+    func contains(slot: Int, longitude: Double, latitude: Double) -> Bool {
+        switch kinds[slot] {
+        case .circle: return circles[Int(shapeIndex[slot])].contains(longitude: longitude, latitude: latitude)
+        case .polygon: return polygonContains(Int(shapeIndex[slot]), x: longitude, y: latitude)
+        case .beacon, .removed: return false
+        }
+    }
+}
