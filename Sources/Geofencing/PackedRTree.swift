@@ -1,11 +1,12 @@
 /// A static packed Hilbert R-tree, as in flatbush: items sorted by the Hilbert value of their box centres,
 /// packed into nodes of `nodeSize` children, parents built level by level. All boxes live in one flat
 /// array (minX, minY, maxX, maxY per node, leaves first, root last), with one parallel index array:
-/// for a leaf the item's payload, for a parent the position of its first child.
+/// for a leaf the item's payload, for a parent the position of its first child. Boxes are 32-bit floats
+/// rounded outwards: half the memory traffic of doubles, and a box can only grow, never miss a point.
 struct PackedRTree: Sendable {
     static let nodeSize = 16
 
-    private(set) var boxes: [Double] = []
+    private(set) var boxes: [Float] = []
     private(set) var indices: [UInt32] = []
     /// End (exclusive, in nodes) of each level, leaves first.
     private var levelEnds: [Int] = []
@@ -43,11 +44,14 @@ struct PackedRTree: Sendable {
         }
         keys.sort()
 
-        boxes = [Double](repeating: 0, count: 4 * total)
+        boxes = [Float](repeating: 0, count: 4 * total)
         indices = [UInt32](repeating: 0, count: total)
         for (position, key) in keys.enumerated() {
             let i = Int(key & 0xFFFF_FFFF)
-            for k in 0..<4 { boxes[4 * position + k] = itemBoxes[4 * i + k] }
+            boxes[4 * position] = Self.floatBelow(itemBoxes[4 * i])
+            boxes[4 * position + 1] = Self.floatBelow(itemBoxes[4 * i + 1])
+            boxes[4 * position + 2] = Self.floatAbove(itemBoxes[4 * i + 2])
+            boxes[4 * position + 3] = Self.floatAbove(itemBoxes[4 * i + 3])
             indices[position] = payloads[i]
         }
         var childStart = 0, parent = n
@@ -55,7 +59,7 @@ struct PackedRTree: Sendable {
             let end = levelEnds[level]
             var child = childStart
             while child < end {
-                var bMinX = Double.infinity, bMinY = Double.infinity, bMaxX = -Double.infinity, bMaxY = -Double.infinity
+                var bMinX = Float.infinity, bMinY = Float.infinity, bMaxX = -Float.infinity, bMaxY = -Float.infinity
                 let first = child
                 for _ in 0..<Self.nodeSize where child < end {
                     bMinX = min(bMinX, boxes[4 * child]); bMinY = min(bMinY, boxes[4 * child + 1])
@@ -71,15 +75,33 @@ struct PackedRTree: Sendable {
         }
     }
 
-    /// Calls `body` with the payload of every item whose box contains (x, y).
     @inline(__always)
-    func search(x: Double, y: Double, _ body: (UInt32) -> Void) {
-        search(minX: x, minY: y, maxX: x, maxY: y, body)
+    static func floatBelow(_ v: Double) -> Float {
+        let f = Float(v)
+        return Double(f) > v ? f.nextDown : f
+    }
+
+    @inline(__always)
+    static func floatAbove(_ v: Double) -> Float {
+        let f = Float(v)
+        return Double(f) < v ? f.nextUp : f
+    }
+
+    /// The leaves' payloads in tree (Hilbert) order.
+    var leafPayloads: ArraySlice<UInt32> { indices[0..<itemCount] }
+
+    /// Replaces every leaf's payload.
+    mutating func mapLeafPayloads(_ transform: (UInt32) -> UInt32) {
+        for i in 0..<itemCount { indices[i] = transform(indices[i]) }
     }
 
     /// Calls `body` with the payload of every item whose box intersects the query box.
+    /// The query is rounded to floats to the nearest: rounding is monotonic, so a float box bound that is
+    /// below a double coordinate is never above its rounded value, and no item is missed.
+    @inline(__always)
     func search(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         guard let root = levelEnds.last else { return }
+        let minX = Float(minX), minY = Float(minY), maxX = Float(maxX), maxY = Float(maxY)
         let leafCount = levelEnds[0]
         boxes.withUnsafeBufferPointer { b in
             indices.withUnsafeBufferPointer { idx in
@@ -133,5 +155,5 @@ struct PackedRTree: Sendable {
         return (i1 << 1) | i0
     }
 
-    var memoryFootprint: Int { boxes.capacity * 8 + indices.capacity * 4 }
+    var memoryFootprint: Int { boxes.capacity * 4 + indices.capacity * 4 }
 }

@@ -57,6 +57,33 @@ extension RegionStore {
         return inside
     }
 
+    /// A tree payload naming a circle (even) or a polygon (odd) by its storage index.
+    @inline(__always)
+    func shapeReference(ofSlot slot: UInt32) -> UInt32 {
+        shapeIndex[Int(slot)] << 1 | (kinds[Int(slot)] == .polygon ? 1 : 0)
+    }
+
+    @inline(__always)
+    func slot(ofShape reference: UInt32) -> UInt32 {
+        reference & 1 == 0 ? circleSlots[Int(reference >> 1)] : polygonSlots[Int(reference >> 1)]
+    }
+
+    /// The slot of the shape if it contains the point and its region is live. The shape data comes first:
+    /// most candidates fail the test and never touch the per-slot arrays.
+    @inline(__always)
+    func containingSlot(shape reference: UInt32, longitude: Double, latitude: Double) -> UInt32? {
+        let index = Int(reference >> 1)
+        let slot: UInt32
+        if reference & 1 == 0 {
+            guard circles[index].contains(longitude: longitude, latitude: latitude) else { return nil }
+            slot = circleSlots[index]
+        } else {
+            guard polygonContains(index, x: longitude, y: latitude) else { return nil }
+            slot = polygonSlots[index]
+        }
+        return kinds[Int(slot)] == .removed ? nil : slot
+    }
+
     /// Exact containment for a slot (false for beacons and removed slots).
     @inline(__always)
     func contains(slot: Int, longitude: Double, latitude: Double) -> Bool {

@@ -2,12 +2,15 @@
 /// build, plus a small second tree and a short unsorted tail for regions added since, so that adds and
 /// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
 /// next rebuild, which happens once the additions or removals reach an eighth of the index.
+/// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
+/// to the circle or polygon data, stored in the tree's order, and looks up the slot only for a hit.
 public struct RegionIndex: Sendable {
     public private(set) var store: RegionStore
     private var tree = PackedRTree()
-    /// Boxes and slots of the items added since `tree` was built; the first `recent.itemCount` are in `recent`.
+    /// Boxes and shape references of the items added since `tree` was built; the first
+    /// `recent.itemCount` are in `recent`.
     private var addedBoxes: [Double] = []
-    private var addedSlots: [UInt32] = []
+    private var addedShapes: [UInt32] = []
     private var recent = PackedRTree()
     private var removedSinceBuild = 0
 
@@ -46,15 +49,16 @@ public struct RegionIndex: Sendable {
         var draft = FeatureDraft(region)
         try RegionValidator().validate(&draft)
         let handle = try store.append(draft)
+        let shape = store.shapeReference(ofSlot: handle.rawValue)
         store.boxes(ofSlot: Int(handle.rawValue)) { box in
             box.appending(to: &addedBoxes)
-            addedSlots.append(handle.rawValue)
+            addedShapes.append(shape)
         }
-        if addedSlots.count - recent.itemCount > Self.tailLimit {
-            if addedSlots.count > max(1024, tree.itemCount / 8) {
+        if addedShapes.count - recent.itemCount > Self.tailLimit {
+            if addedShapes.count > max(1024, tree.itemCount / 8) {
                 rebuild()
             } else {
-                recent = PackedRTree(boxes: addedBoxes, payloads: addedSlots)
+                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes)
             }
         }
         return handle
@@ -86,29 +90,31 @@ public struct RegionIndex: Sendable {
             }
         }
         tree = PackedRTree(boxes: boxes, payloads: slots)
+        store.reorderShapes(tree.leafPayloads)
+        tree.mapLeafPayloads { store.shapeReference(ofSlot: $0) }
         addedBoxes = []
-        addedSlots = []
+        addedShapes = []
         recent = PackedRTree()
         removedSinceBuild = 0
     }
 
-    /// Calls `body` with every indexed slot whose box contains or meets the query box (a slot whose box is
-    /// split at the antimeridian may come twice for box queries, never for point queries).
+    /// Calls `body` with the shape reference of every indexed region whose box meets the query box (one
+    /// whose box is split at the antimeridian may come twice for box queries, never for point queries).
     @inline(__always)
     func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
-        guard !addedSlots.isEmpty else { return }
+        guard !addedShapes.isEmpty else { return }
         recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
         addedBoxes.withUnsafeBufferPointer { b in
-            for item in recent.itemCount..<addedSlots.count {
+            for item in recent.itemCount..<addedShapes.count {
                 let p = 4 * item
-                if b[p] <= maxX && b[p + 1] <= maxY && b[p + 2] >= minX && b[p + 3] >= minY { body(addedSlots[item]) }
+                if b[p] <= maxX && b[p + 1] <= maxY && b[p + 2] >= minX && b[p + 3] >= minY { body(addedShapes[item]) }
             }
         }
     }
 
     /// Bytes held by the index and its store.
     public var memoryFootprint: Int {
-        store.memoryFootprint + tree.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedSlots.capacity * 4
+        store.memoryFootprint + tree.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
     }
 }

@@ -1,9 +1,8 @@
 extension RegionIndex: RegionQuerying {
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
-        let store = self.store
-        forEachCandidate(minX: x, minY: y, maxX: x, maxY: y) { slot in
-            if store.contains(slot: Int(slot), longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
+        forEachCandidate(minX: x, minY: y, maxX: x, maxY: y) { shape in
+            if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
         }
     }
 
@@ -22,7 +21,9 @@ extension RegionIndex: RegionQuerying {
         guard a.isValid, b.isValid else { return }
         var slots: [UInt32] = []
         forEachCandidate(minX: min(a.longitude, b.longitude), minY: min(a.latitude, b.latitude),
-                         maxX: max(a.longitude, b.longitude), maxY: max(a.latitude, b.latitude)) { slots.append($0) }
+                         maxX: max(a.longitude, b.longitude), maxY: max(a.latitude, b.latitude)) {
+            slots.append(store.slot(ofShape: $0))
+        }
         for slot in Self.unique(&slots) where store.segmentCrosses(slot: Int(slot), a, b) {
             body(RegionHandle(rawValue: slot))
         }
@@ -57,7 +58,9 @@ extension RegionIndex: RegionQuerying {
     private func candidates(around x: Double, _ y: Double, _ reach: Double) -> [UInt32] {
         var slots: [UInt32] = []
         GeoBox.around(longitude: x, latitude: y, radius: max(reach, 0.001)) { box in
-            forEachCandidate(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) { slots.append($0) }
+            forEachCandidate(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) {
+                slots.append(store.slot(ofShape: $0))
+            }
         }
         return Self.unique(&slots)
     }

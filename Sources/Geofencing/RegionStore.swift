@@ -15,21 +15,26 @@ public struct RegionStore: Sendable {
         var metresPerDegreeLongitude: Float
     }
 
-    private(set) var kinds: [Kind] = []
+    var kinds: [Kind] = []
     /// Per slot: index into `circles`, polygon number (into `polygonPartStart`) or index into `beacons`.
-    private(set) var shapeIndex: [UInt32] = []
+    var shapeIndex: [UInt32] = []
     private var flags: [UInt8] = []
     private var dwells: [UInt32: Double] = [:]
     private var idBytes: [UInt8] = []
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
-    private(set) var circles: [Circle] = []
+    var circles: [Circle] = []
+    /// The slot of each circle and polygon: shapes are stored in index order (see `reorderShapes`).
+    var circleSlots: [UInt32] = []
+    var polygonSlots: [UInt32] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
-    private(set) var polygonPartStart: [UInt32] = [0]
-    private(set) var partRingStart: [UInt32] = [0]
-    private(set) var ringPositionStart: [UInt32] = [0]
+    var polygonPartStart: [UInt32] = [0]
+    var partRingStart: [UInt32] = [0]
+    var ringPositionStart: [UInt32] = [0]
+    /// Rings of polygon p, all parts: `polygonRingStart[p]..<polygonRingStart[p + 1]` (one lookup for queries).
+    var polygonRingStart: [UInt32] = [0]
     /// Longitude, latitude pairs.
-    private(set) var coordinates: [Double] = []
+    var coordinates: [Double] = []
     private var beacons: [BeaconIdentity] = []
     public private(set) var liveCount = 0
 
@@ -88,15 +93,18 @@ public struct RegionStore: Sendable {
         case .point:
             kinds.append(.circle)
             shapeIndex.append(UInt32(circles.count))
+            circleSlots.append(slot)
             circles.append(Self.circle(longitude: draft.coordinates[0], latitude: draft.coordinates[1], radius: draft.radius!))
         case .polygon, .multiPolygon:
             kinds.append(.polygon)
             shapeIndex.append(UInt32(polygonPartStart.count - 1))
+            polygonSlots.append(slot)
             let positionBase = UInt32(coordinates.count / 2), ringBase = UInt32(ringPositionStart.count - 1)
             coordinates.append(contentsOf: draft.coordinates)
             for end in draft.ringEnds { ringPositionStart.append(positionBase + UInt32(end)) }
             for end in draft.polygonEnds { partRingStart.append(ringBase + UInt32(end)) }
             polygonPartStart.append(UInt32(partRingStart.count - 1))
+            polygonRingStart.append(UInt32(ringPositionStart.count - 1))
         }
         liveCount += 1
         return RegionHandle(rawValue: slot)
@@ -127,7 +135,7 @@ public struct RegionStore: Sendable {
     /// Rings of polygon number p (all parts), as a range of ring numbers.
     @inline(__always)
     func rings(ofPolygon p: Int) -> Range<Int> {
-        Int(partRingStart[Int(polygonPartStart[p])])..<Int(partRingStart[Int(polygonPartStart[p + 1])])
+        Int(polygonRingStart[p])..<Int(polygonRingStart[p + 1])
     }
 
     /// The region as a value (nil for a removed slot).
@@ -159,15 +167,18 @@ public struct RegionStore: Sendable {
     public var memoryFootprint: Int {
         kinds.capacity + shapeIndex.capacity * 4 + flags.capacity + dwells.capacity * 16 + idBytes.capacity
             + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
+            + (circleSlots.capacity + polygonSlots.capacity + polygonRingStart.capacity) * 4
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
             + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
     }
 
     /// Trims spare capacity after a bulk load.
     mutating func shrinkToFit() {
-        func shrink<T>(_ a: inout [T]) { if a.capacity > a.count + a.count / 64 + 16 { a = Array(a) } }
+        func shrink<T>(_ a: inout [T]) {
+            if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
+        }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
-        shrink(&circles); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
+        shrink(&circles); shrink(&circleSlots); shrink(&polygonSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
     }
 }
