@@ -39,24 +39,28 @@ struct GeoBox: Equatable {
 }
 
 extension RegionStore {
-    /// The index boxes of a live geographic slot (none for beacons and removed slots).
-    func boxes(ofSlot slot: Int, _ body: (GeoBox) -> Void) {
+    /// The index boxes of a live geographic slot, with the part each belongs to (0 for circles): one per
+    /// polygon part, one or two per circle, none for beacons and removed slots.
+    func boxes(ofSlot slot: Int, _ body: (GeoBox, Int) -> Void) {
         switch kinds[slot] {
         case .beacon, .removed: return
         case .circle:
             let c = circles[Int(shapeIndex[slot])]
-            GeoBox.around(longitude: c.longitude, latitude: c.latitude, radius: c.radius, body)
+            GeoBox.around(longitude: c.longitude, latitude: c.latitude, radius: c.radius) { body($0, 0) }
         case .polygon:
             let p = Int(shapeIndex[slot])
-            let rings = rings(ofPolygon: p)
-            var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            let firstPart = Int(polygonPartStart[p])
             coordinates.withUnsafeBufferPointer { xy in
-                for i in Int(ringPositionStart[rings.lowerBound])..<Int(ringPositionStart[rings.upperBound]) {
-                    box.minX = min(box.minX, xy[2 * i]); box.maxX = max(box.maxX, xy[2 * i])
-                    box.minY = min(box.minY, xy[2 * i + 1]); box.maxY = max(box.maxY, xy[2 * i + 1])
+                for part in firstPart..<Int(polygonPartStart[p + 1]) {
+                    var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                    let rings = Int(partRingStart[part])..<Int(partRingStart[part + 1])
+                    for i in Int(ringPositionStart[rings.lowerBound])..<Int(ringPositionStart[rings.upperBound]) {
+                        box.minX = min(box.minX, xy[2 * i]); box.maxX = max(box.maxX, xy[2 * i])
+                        box.minY = min(box.minY, xy[2 * i + 1]); box.maxY = max(box.maxY, xy[2 * i + 1])
+                    }
+                    body(box, part - firstPart)
                 }
             }
-            body(box)
         }
     }
 }

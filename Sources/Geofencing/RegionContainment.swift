@@ -31,41 +31,28 @@ extension RegionStore.Circle {
 }
 
 extension RegionStore {
-    /// Crossing-number test over every ring of every part: valid (Multi)Polygons have disjoint parts and
-    /// holes inside their shells, so odd parity means inside. Points on the boundary may go either way.
-    @inline(__always)
+    /// Whether any part of polygon p contains the point. Parts of a valid MultiPolygon have disjoint
+    /// interiors, and each part's holes lie inside its shell, so per-part parity is exact; points on the
+    /// boundary may go either way.
     func polygonContains(_ p: Int, x: Double, y: Double) -> Bool {
-        let rings = rings(ofPolygon: p)
-        var inside = false
-        coordinates.withUnsafeBufferPointer { xy in
-            ringPositionStart.withUnsafeBufferPointer { ringStart in
-                for ring in rings {
-                    let end = 2 * Int(ringStart[ring + 1])
-                    var i = 2 * Int(ringStart[ring])
-                    var x0 = xy[i], y0 = xy[i + 1]
-                    i += 2
-                    while i < end {
-                        let x1 = xy[i], y1 = xy[i + 1]
-                        if (y0 > y) != (y1 > y) && x < (x1 - x0) * (y - y0) / (y1 - y0) + x0 { inside.toggle() }
-                        x0 = x1
-                        y0 = y1
-                        i += 2
-                    }
-                }
-            }
+        for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) where partContains(part, x: x, y: y) {
+            return true
         }
-        return inside
+        return false
     }
 
-    /// A tree payload naming a circle (even) or a polygon (odd) by its storage index.
+    /// A tree payload naming a circle (even) or a polygon part (odd) by its storage index; `part` counts
+    /// the parts of the slot's polygon.
     @inline(__always)
-    func shapeReference(ofSlot slot: UInt32) -> UInt32 {
-        shapeIndex[Int(slot)] << 1 | (kinds[Int(slot)] == .polygon ? 1 : 0)
+    func shapeReference(ofSlot slot: UInt32, part: Int) -> UInt32 {
+        let shape = Int(shapeIndex[Int(slot)])
+        if kinds[Int(slot)] == .polygon { return (polygonPartStart[shape] + UInt32(part)) << 1 | 1 }
+        return UInt32(shape) << 1
     }
 
     @inline(__always)
     func slot(ofShape reference: UInt32) -> UInt32 {
-        reference & 1 == 0 ? circleSlots[Int(reference >> 1)] : polygonSlots[Int(reference >> 1)]
+        reference & 1 == 0 ? circleSlots[Int(reference >> 1)] : partSlots[Int(reference >> 1)]
     }
 
     /// The slot of the shape if it contains the point and its region is live. The shape data comes first:
@@ -78,8 +65,8 @@ extension RegionStore {
             guard circles[index].contains(longitude: longitude, latitude: latitude) else { return nil }
             slot = circleSlots[index]
         } else {
-            guard polygonContains(index, x: longitude, y: latitude) else { return nil }
-            slot = polygonSlots[index]
+            guard partContains(index, x: longitude, y: latitude) else { return nil }
+            slot = partSlots[index]
         }
         return kinds[Int(slot)] == .removed ? nil : slot
     }

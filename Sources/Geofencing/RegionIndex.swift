@@ -49,10 +49,9 @@ public struct RegionIndex: Sendable {
         var draft = FeatureDraft(region)
         try RegionValidator().validate(&draft)
         let handle = try store.append(draft)
-        let shape = store.shapeReference(ofSlot: handle.rawValue)
-        store.boxes(ofSlot: Int(handle.rawValue)) { box in
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
             box.appending(to: &addedBoxes)
-            addedShapes.append(shape)
+            addedShapes.append(store.shapeReference(ofSlot: handle.rawValue, part: part))
         }
         if addedShapes.count - recent.itemCount > Self.tailLimit {
             if addedShapes.count > max(1024, tree.itemCount / 8) {
@@ -78,20 +77,22 @@ public struct RegionIndex: Sendable {
         Int(handle.rawValue) < store.slotCount ? store.region(handle) : nil
     }
 
-    /// Rebuilds the main tree over every live region.
+    /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
     private mutating func rebuild() {
-        var boxes: [Double] = [], slots: [UInt32] = []
+        var boxes: [Double] = [], itemSlots: [UInt32] = [], itemParts: [UInt32] = []
         boxes.reserveCapacity(4 * store.liveCount)
-        slots.reserveCapacity(store.liveCount)
+        itemSlots.reserveCapacity(store.liveCount)
+        itemParts.reserveCapacity(store.liveCount)
         for slot in 0..<store.slotCount {
-            store.boxes(ofSlot: slot) { box in
+            store.boxes(ofSlot: slot) { box, part in
                 box.appending(to: &boxes)
-                slots.append(UInt32(slot))
+                itemSlots.append(UInt32(slot))
+                itemParts.append(UInt32(part))
             }
         }
-        tree = PackedRTree(boxes: boxes, payloads: slots)
-        store.reorderShapes(tree.leafPayloads)
-        tree.mapLeafPayloads { store.shapeReference(ofSlot: $0) }
+        tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
+        store.reorderShapes(tree.leafPayloads.lazy.map { itemSlots[Int($0)] })
+        tree.mapLeafPayloads { store.shapeReference(ofSlot: itemSlots[Int($0)], part: Int(itemParts[Int($0)])) }
         addedBoxes = []
         addedShapes = []
         recent = PackedRTree()

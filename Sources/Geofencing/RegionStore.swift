@@ -24,9 +24,9 @@ public struct RegionStore: Sendable {
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
     var circles: [Circle] = []
-    /// The slot of each circle and polygon: shapes are stored in index order (see `reorderShapes`).
+    /// The slot of each circle and polygon part: shapes are stored in index order (see `reorderShapes`).
     var circleSlots: [UInt32] = []
-    var polygonSlots: [UInt32] = []
+    var partSlots: [UInt32] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
     var polygonPartStart: [UInt32] = [0]
     var partRingStart: [UInt32] = [0]
@@ -35,6 +35,11 @@ public struct RegionStore: Sendable {
     var polygonRingStart: [UInt32] = [0]
     /// Longitude, latitude pairs.
     var coordinates: [Double] = []
+    /// Edge bands per polygon part (see `PolygonBands`).
+    var bandHeaders: [BandHeader] = []
+    var bandMasks: [UInt64] = []
+    var bandEdgeStart: [UInt32] = []
+    var bandEdges: [UInt32] = []
     private var beacons: [BeaconIdentity] = []
     public private(set) var liveCount = 0
 
@@ -98,11 +103,14 @@ public struct RegionStore: Sendable {
         case .polygon, .multiPolygon:
             kinds.append(.polygon)
             shapeIndex.append(UInt32(polygonPartStart.count - 1))
-            polygonSlots.append(slot)
             let positionBase = UInt32(coordinates.count / 2), ringBase = UInt32(ringPositionStart.count - 1)
             coordinates.append(contentsOf: draft.coordinates)
             for end in draft.ringEnds { ringPositionStart.append(positionBase + UInt32(end)) }
-            for end in draft.polygonEnds { partRingStart.append(ringBase + UInt32(end)) }
+            for end in draft.polygonEnds {
+                partRingStart.append(ringBase + UInt32(end))
+                partSlots.append(slot)
+                appendBands(ofPart: partRingStart.count - 2)
+            }
             polygonPartStart.append(UInt32(partRingStart.count - 1))
             polygonRingStart.append(UInt32(ringPositionStart.count - 1))
         }
@@ -167,7 +175,9 @@ public struct RegionStore: Sendable {
     public var memoryFootprint: Int {
         kinds.capacity + shapeIndex.capacity * 4 + flags.capacity + dwells.capacity * 16 + idBytes.capacity
             + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
-            + (circleSlots.capacity + polygonSlots.capacity + polygonRingStart.capacity) * 4
+            + (circleSlots.capacity + partSlots.capacity + polygonRingStart.capacity) * 4
+            + bandHeaders.capacity * MemoryLayout<BandHeader>.stride + bandMasks.capacity * 8
+            + (bandEdgeStart.capacity + bandEdges.capacity) * 4
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
             + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
     }
@@ -178,7 +188,8 @@ public struct RegionStore: Sendable {
             if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
         }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
-        shrink(&circles); shrink(&circleSlots); shrink(&polygonSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
+        shrink(&circles); shrink(&circleSlots); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
+        shrink(&bandHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
     }
 }

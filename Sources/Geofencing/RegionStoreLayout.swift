@@ -5,7 +5,7 @@ extension RegionStore {
     /// worth more than any arithmetic saved in the tests themselves.
     mutating func reorderShapes<S: Sequence<UInt32>>(_ slotsInOrder: S) {
         var newCircles: [Circle] = [], newCircleSlots: [UInt32] = []
-        var newPolygonSlots: [UInt32] = [], newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0]
+        var newPolygonCount = 0, newPartSlots: [UInt32] = [], newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0]
         var newPositionStart: [UInt32] = [0], newPolygonRingStart: [UInt32] = [0], newCoordinates: [Double] = []
         newCircles.reserveCapacity(circles.count)
         newCoordinates.reserveCapacity(coordinates.count)
@@ -20,8 +20,8 @@ extension RegionStore {
                 newCircles.append(circles[old])
                 newCircleSlots.append(slot)
             case .polygon:
-                newShapeIndex[Int(slot)] = UInt32(newPolygonSlots.count)
-                newPolygonSlots.append(slot)
+                newShapeIndex[Int(slot)] = UInt32(newPolygonCount)
+                newPolygonCount += 1
                 for part in Int(polygonPartStart[old])..<Int(polygonPartStart[old + 1]) {
                     for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
                         let start = Int(ringPositionStart[ring]), end = Int(ringPositionStart[ring + 1])
@@ -29,6 +29,7 @@ extension RegionStore {
                         newPositionStart.append(UInt32(newCoordinates.count / 2))
                     }
                     newRingStart.append(UInt32(newPositionStart.count - 1))
+                    newPartSlots.append(slot)
                 }
                 newPartStart.append(UInt32(newRingStart.count - 1))
                 newPolygonRingStart.append(UInt32(newPositionStart.count - 1))
@@ -42,12 +43,17 @@ extension RegionStore {
         }
         circles = newCircles
         circleSlots = newCircleSlots
-        polygonSlots = newPolygonSlots
+        partSlots = newPartSlots
         polygonPartStart = newPartStart
         partRingStart = newRingStart
         ringPositionStart = newPositionStart
         polygonRingStart = newPolygonRingStart
         coordinates = newCoordinates
         shapeIndex = newShapeIndex
+        bandHeaders = []
+        bandMasks = []
+        bandEdgeStart = []
+        bandEdges = []
+        for part in 0..<(partRingStart.count - 1) { appendBands(ofPart: part) }
     }
 }
