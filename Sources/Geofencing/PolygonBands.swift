@@ -16,6 +16,12 @@ extension RegionStore {
     static let maskBands = 8
     static let maskedEdgeLimit = 64
 
+    /// Computes the bands of the parts appended since the last call: the index does this for regions it
+    /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice.
+    mutating func appendMissingBands() {
+        for part in bandHeaders.count..<(partRingStart.count - 1) { appendBands(ofPart: part) }
+    }
+
     /// Computes and appends the bands of part `part` (its rings and positions must already be stored).
     mutating func appendBands(ofPart part: Int) {
         let firstPosition = Int(ringPositionStart[Int(partRingStart[part])])
@@ -33,8 +39,11 @@ extension RegionStore {
         let masked = edgeCount <= Self.maskedEdgeLimit
         let count = masked ? Self.maskBands : min(1 << 22, edgeCount / 4)
         let scale = Double(count) / (maxY - minY)
-        var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
+        let first = masked ? bandMasks.count : bandEdgeStart.count
+        bandHeaders.append(BandHeader(minY: minY, scale: scale, first: UInt32(first), count: UInt32(count)))
+        // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
         var masks = [UInt64](repeating: 0, count: masked ? count : 0)
+        var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
         forEachEdgeStart(ofPart: part) { i in
             let y0 = coordinates[2 * i + 1], y1 = coordinates[2 * i + 3]
             guard y0 != y1 else { return }
@@ -45,10 +54,8 @@ extension RegionStore {
             }
         }
         if masked {
-            bandHeaders.append(BandHeader(minY: minY, scale: scale, first: UInt32(bandMasks.count), count: UInt32(count)))
             bandMasks.append(contentsOf: masks)
         } else {
-            bandHeaders.append(BandHeader(minY: minY, scale: scale, first: UInt32(bandEdgeStart.count), count: UInt32(count)))
             for list in lists {
                 bandEdgeStart.append(UInt32(bandEdges.count))
                 bandEdges.append(contentsOf: list)

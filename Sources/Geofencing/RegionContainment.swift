@@ -7,20 +7,16 @@ extension RegionStore.Circle {
     /// doubled, plus the float scales' rounding, plus a millimetre.
     var localMetricMargin: Double { radius * (radius * 2e-6 + 2e-6) + 0.001 }
 
-    /// Inside when the WGS84 geodesic distance is at most the radius; Vincenty only near the boundary.
+    /// Inside when the WGS84 geodesic distance is at most the radius; Vincenty only near the boundary
+    /// (or for large and polar circles, whose bounds make every case go to Vincenty).
     @inline(__always)
     func contains(longitude: Double, latitude: Double) -> Bool {
-        if allowsLocalMetric {
-            var dLon = longitude - self.longitude
-            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-            let dx = dLon * Double(metresPerDegreeLongitude), dy = (latitude - self.latitude) * Double(metresPerDegreeLatitude)
-            let d2 = dx * dx + dy * dy
-            let margin = localMetricMargin
-            let outer = radius + margin
-            if d2 > outer * outer { return false }
-            let inner = radius - margin
-            if inner > 0 && d2 < inner * inner { return true }
-        }
+        var dLon = longitude - self.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let dx = dLon * Double(metresPerDegreeLongitude), dy = (latitude - self.latitude) * Double(metresPerDegreeLatitude)
+        let d2 = dx * dx + dy * dy
+        if d2 > Double(surelyOutside2) { return false }
+        if d2 < Double(surelyInside2) { return true }
         return geodesicDistance(longitude: longitude, latitude: latitude) <= radius
     }
 

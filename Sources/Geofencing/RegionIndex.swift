@@ -49,6 +49,7 @@ public struct RegionIndex: Sendable {
         var draft = FeatureDraft(region)
         try RegionValidator().validate(&draft)
         let handle = try store.append(draft)
+        store.appendMissingBands()
         store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
             box.appending(to: &addedBoxes)
             addedShapes.append(store.shapeReference(ofSlot: handle.rawValue, part: part))

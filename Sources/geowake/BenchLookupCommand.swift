@@ -23,12 +23,12 @@ struct BenchLookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let t0 = monotonicSeconds()
+        let t0 = monotonicSeconds(), c0 = threadCPUSeconds()
         let store: RegionStore
         do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
-        let t1 = monotonicSeconds()
+        let t1 = monotonicSeconds(), c1 = threadCPUSeconds()
         let index = RegionIndex(store)
-        let t2 = monotonicSeconds()
+        let t2 = monotonicSeconds(), c2 = threadCPUSeconds()
         let xy = try readPoints(points)
         let n = xy.count / 2
 
@@ -65,6 +65,8 @@ struct BenchLookupCommand: ParsableCommand {
         w { $0.field("vertices", summary.vertices) }
         w { $0.field("load_s", t1 - t0, decimals: 3) }
         w { $0.field("build_s", t2 - t1, decimals: 3) }
+        w { $0.field("load_cpu_s", c1 - c0, decimals: 3) }
+        w { $0.field("build_cpu_s", c2 - c1, decimals: 3) }
         w { $0.field("index_bytes", bytes) }
         w { $0.field("bytes_per_region", Double(bytes) / Double(max(1, store.liveCount)), decimals: 1) }
         w { $0.field("budget_bytes", 150 * store.liveCount + 16 * summary.vertices) }
