@@ -1,7 +1,7 @@
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps one
 /// 64-bit edge mask per band (8 bands, 64 bytes); a larger one, like a time zone with 100 000 vertices,
-/// keeps a list of edges per band, about 4 edges per band. Horizontal edges never cross a ray and are left out.
+/// keeps a list of edges per band. Horizontal edges never cross a ray and are left out.
 struct BandHeader {
     var minY: Double
     /// Bands per degree of latitude.
@@ -19,7 +19,10 @@ extension RegionStore {
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
     /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice.
     mutating func appendMissingBands() {
-        for part in bandHeaders.count..<(partRingStart.count - 1) { appendBands(ofPart: part) }
+        for part in bandHeaders.count..<(partRingStart.count - 1) {
+            appendBands(ofPart: part)
+            appendRaster(ofPart: part)
+        }
     }
 
     /// Computes and appends the bands of part `part` (its rings and positions must already be stored).
@@ -37,7 +40,14 @@ extension RegionStore {
             return
         }
         let masked = edgeCount <= Self.maskedEdgeLimit
-        let count = masked ? Self.maskBands : min(1 << 22, edgeCount / 4)
+        var count = Self.maskBands
+        if !masked {
+            // About 4 edges per band, fewer bands when long edges would be listed in many of them:
+            // the lists then hold about twice as many entries as the part has edges.
+            var rise = 0.0
+            forEachEdgeStart(ofPart: part) { i in rise += abs(coordinates[2 * i + 3] - coordinates[2 * i + 1]) }
+            count = max(16, min(1 << 22, edgeCount / 4, Int(Double(edgeCount) * (maxY - minY) / rise)))
+        }
         let scale = Double(count) / (maxY - minY)
         let first = masked ? bandMasks.count : bandEdgeStart.count
         bandHeaders.append(BandHeader(minY: minY, scale: scale, first: UInt32(first), count: UInt32(count)))
@@ -79,9 +89,24 @@ extension RegionStore {
         }
     }
 
-    /// Crossing-number test of one part (shell and holes): odd means inside.
+    /// Whether one part (shell and holes) contains the point: from its raster when the point's cell is
+    /// clear of edges, else by the crossing number over the edges of the point's band.
     @inline(__always)
     func partContains(_ part: Int, x: Double, y: Double) -> Bool {
+        let raster = rasterOfPart[part]
+        if raster >= 0 {
+            switch rasterCell(Int(raster), x: x, y: y) {
+            case .inside: return true
+            case .outside: return false
+            case .boundary, .unknown: break
+            }
+        }
+        return partContainsByBands(part, x: x, y: y)
+    }
+
+    /// Crossing-number test of one part (shell and holes): odd means inside.
+    @inline(__always)
+    func partContainsByBands(_ part: Int, x: Double, y: Double) -> Bool {
         let header = bandHeaders[part]
         let base = Int(ringPositionStart[Int(partRingStart[part])])
         return coordinates.withUnsafeBufferPointer { xy in

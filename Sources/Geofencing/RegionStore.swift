@@ -44,6 +44,10 @@ public struct RegionStore: Sendable {
     var bandMasks: [UInt64] = []
     var bandEdgeStart: [UInt32] = []
     var bandEdges: [UInt32] = []
+    /// Raster of each part (-1 for small parts; see `PartRaster`).
+    var rasterOfPart: [Int32] = []
+    var rasters: [RasterHeader] = []
+    var rasterCells: [UInt8] = []
     private var beacons: [BeaconIdentity] = []
     public private(set) var liveCount = 0
 
@@ -188,7 +192,8 @@ public struct RegionStore: Sendable {
             + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
             + (circleSlots.capacity + partSlots.capacity + polygonRingStart.capacity) * 4
             + bandHeaders.capacity * MemoryLayout<BandHeader>.stride + bandMasks.capacity * 8
-            + (bandEdgeStart.capacity + bandEdges.capacity) * 4
+            + (bandEdgeStart.capacity + bandEdges.capacity + rasterOfPart.capacity) * 4
+            + rasters.capacity * MemoryLayout<RasterHeader>.stride + rasterCells.capacity
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
             + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
     }
@@ -202,5 +207,6 @@ public struct RegionStore: Sendable {
         shrink(&circles); shrink(&circleSlots); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
         shrink(&bandHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
+        shrink(&rasterOfPart); shrink(&rasters); shrink(&rasterCells)
     }
 }

@@ -85,6 +85,10 @@ extension RegionStore {
         bandMasks = []
         bandEdgeStart = []
         bandEdges = []
+        rasterOfPart = []
+        rasters = []
+        rasterCells = []
         appendMissingBands()
+        shrinkToFit()
     }
 }

@@ -67,18 +67,19 @@ struct RegionValidator {
                 guard end - start >= 4 else {
                     throw InvalidRegion("\(name) has \(end - start) positions; a ring needs at least 4")
                 }
-                var west = Double.infinity, east = -Double.infinity
                 for i in start..<end {
                     try checkPosition(c[2 * i], c[2 * i + 1], place: "\(name), position \(i - start)")
-                    west = min(west, c[2 * i])
-                    east = max(east, c[2 * i])
                 }
                 guard c[2 * start] == c[2 * end - 2] && c[2 * start + 1] == c[2 * end - 1] else {
                     throw InvalidRegion("\(name) is not closed: its last position differs from its first")
                 }
-                guard east - west <= 180 else {
-                    throw InvalidRegion("\(name) spans \(east - west)° of longitude; "
-                        + "split it at the antimeridian (RFC 7946, section 3.1.9)")
+                // An edge jumping more than 180° of longitude is an antimeridian crossing written the short
+                // way round; along a pole (both ends at ±90°) it is only the pole itself, as in Antarctica.
+                for i in start..<(end - 1) where abs(c[2 * i + 2] - c[2 * i]) > 180
+                    && !(abs(c[2 * i + 1]) == 90 && c[2 * i + 3] == c[2 * i + 1]) {
+                    throw InvalidRegion("\(name) crosses the antimeridian between positions \(i - start) and "
+                        + "\(i - start + 1) ([\(c[2 * i]), \(c[2 * i + 1])] to [\(c[2 * i + 2]), \(c[2 * i + 3])]); "
+                        + "split it there (RFC 7946, section 3.1.9)")
                 }
                 start = end
                 ring += 1

@@ -50,10 +50,20 @@ import Testing
             == "bad.geojson: feature 0: polygon 0, ring 0, position 1: longitude 181.0 is outside -180...180")
     }
 
-    @Test func ringSpanningMoreThanHalfTheGlobeMustBeSplitAtTheAntimeridian() {
+    @Test func ringCrossingTheAntimeridianMustBeSplitThere() {
         let rings = "[[[179,0],[-179,0],[-179,1],[179,1],[179,0]]]"
         #expect(loadError(collection(polygonFeature("fiji", rings)))
-            == "bad.geojson: feature 0: polygon 0, ring 0 spans 358.0° of longitude; split it at the antimeridian (RFC 7946, section 3.1.9)")
+            == "bad.geojson: feature 0: polygon 0, ring 0 crosses the antimeridian between positions 0 and 1 "
+            + "([179.0, 0.0] to [-179.0, 0.0]); split it there (RFC 7946, section 3.1.9)")
+    }
+
+    @Test func ringBoundedByBothAntimeridiansAndThePoleIsValid() throws {
+        let antarctica = "[[[-180,-90],[180,-90],[180,-70],[0,-65],[-180,-70],[-180,-90]]]"
+        let store = try RegionLoader.load(dir.write("ok.geojson", collection(polygonFeature("aq", antarctica))))
+        let index = RegionIndex(store)
+        #expect(index.regions(containing: Coordinate(latitude: -80, longitude: 179.9)).count == 1)
+        #expect(index.regions(containing: Coordinate(latitude: -80, longitude: -179.9)).count == 1)
+        #expect(index.regions(containing: Coordinate(latitude: -60, longitude: 0)).isEmpty)
     }
 
     @Test func duplicateIDInOneFile() {
