@@ -42,7 +42,7 @@ extension RegionStore {
         let firstPosition = Int(ringPositionStart[Int(partRingStart[part])])
         let endPosition = Int(ringPositionStart[Int(partRingStart[part + 1])])
         let edgeCount = endPosition - firstPosition - 1
-        guard edgeCount > Self.maskedEdgeLimit else { rasterOfPart.append(-1); return }
+        guard edgeCount > Self.maskedEdgeLimit else { return }
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for i in firstPosition..<endPosition {
             minX = min(minX, coordinates[2 * i]); maxX = max(maxX, coordinates[2 * i])
@@ -77,7 +77,7 @@ extension RegionStore {
             while c < columns {
                 guard grid[r * columns + c] == .unknown else { c += 1; continue }
                 let x = minX + (Double(c) + 0.5) / header.scaleX, y = minY + (Double(r) + 0.5) / header.scaleY
-                let state: RasterCell = partContainsByBands(part, x: x, y: y) ? .inside : .outside
+                let state: RasterCell = partContainsByBands(partHeaders[part], x: x, y: y) ? .inside : .outside
                 while c < columns && grid[r * columns + c] == .unknown {
                     grid[r * columns + c] = state
                     c += 1
@@ -86,7 +86,7 @@ extension RegionStore {
         }
         var packed = [UInt8](repeating: 0, count: (grid.count + 3) / 4)
         for (k, cell) in grid.enumerated() { packed[k >> 2] |= cell.rawValue << UInt8(2 * (k & 3)) }
-        rasterOfPart.append(Int32(rasters.count))
+        partHeaders[part].raster = Int32(rasters.count)
         rasters.append(header)
         rasterCells.append(contentsOf: packed)
     }

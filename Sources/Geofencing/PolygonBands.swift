@@ -1,15 +1,23 @@
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps one
 /// 64-bit edge mask per band (8 bands, 64 bytes); a larger one, like a time zone with 100 000 vertices,
-/// keeps a list of edges per band. Horizontal edges never cross a ray and are left out.
-struct BandHeader {
+/// keeps a list of edges per band. Horizontal edges never cross a ray and are left out. Edges are numbered
+/// by their first position from the part's first, so a query needs no ring structure at all.
+///
+/// Everything a query needs about a part sits in its header, one cache line: at a million regions each
+/// separate array read would be a cache miss of its own.
+struct PartHeader {
     var minY: Double
     /// Bands per degree of latitude.
     var scale: Double
-    /// First band in `bandMasks` (small parts) or in `bandEdgeStart` (large parts).
+    var firstPosition: UInt32
+    var slot: UInt32
+    /// First band in `bandMasks` (8 bands: small parts) or in `bandEdgeStart` (16 or more: large parts).
     var first: UInt32
-    /// 0 for parts tested edge by edge (8 edges or fewer).
+    /// 0 once the part's region is removed: it then contains nothing.
     var count: UInt32
+    /// Index in `rasters`, or -1 (small parts).
+    var raster: Int32
 }
 
 extension RegionStore {
@@ -19,7 +27,7 @@ extension RegionStore {
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
     /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice.
     mutating func appendMissingBands() {
-        for part in bandHeaders.count..<(partRingStart.count - 1) {
+        for part in partHeaders.count..<(partRingStart.count - 1) {
             appendBands(ofPart: part)
             appendRaster(ofPart: part)
         }
@@ -35,10 +43,6 @@ extension RegionStore {
             minY = min(minY, coordinates[2 * i + 1])
             maxY = max(maxY, coordinates[2 * i + 1])
         }
-        guard edgeCount > 8, maxY > minY else {
-            bandHeaders.append(BandHeader(minY: minY, scale: 0, first: 0, count: 0))
-            return
-        }
         let masked = edgeCount <= Self.maskedEdgeLimit
         var count = Self.maskBands
         if !masked {
@@ -48,9 +52,10 @@ extension RegionStore {
             forEachEdgeStart(ofPart: part) { i in rise += abs(coordinates[2 * i + 3] - coordinates[2 * i + 1]) }
             count = max(16, min(1 << 22, edgeCount / 4, Int(Double(edgeCount) * (maxY - minY) / rise)))
         }
-        let scale = Double(count) / (maxY - minY)
+        let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
         let first = masked ? bandMasks.count : bandEdgeStart.count
-        bandHeaders.append(BandHeader(minY: minY, scale: scale, first: UInt32(first), count: UInt32(count)))
+        partHeaders.append(PartHeader(minY: minY, scale: scale, firstPosition: UInt32(firstPosition), slot: partSlots[part],
+                                      first: UInt32(first), count: UInt32(count), raster: -1))
         // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
         var masks = [UInt64](repeating: 0, count: masked ? count : 0)
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
@@ -93,22 +98,22 @@ extension RegionStore {
     /// clear of edges, else by the crossing number over the edges of the point's band.
     @inline(__always)
     func partContains(_ part: Int, x: Double, y: Double) -> Bool {
-        let raster = rasterOfPart[part]
-        if raster >= 0 {
-            switch rasterCell(Int(raster), x: x, y: y) {
+        let header = partHeaders[part]
+        guard header.count > 0 else { return false }
+        if header.raster >= 0 {
+            switch rasterCell(Int(header.raster), x: x, y: y) {
             case .inside: return true
             case .outside: return false
             case .boundary, .unknown: break
             }
         }
-        return partContainsByBands(part, x: x, y: y)
+        return partContainsByBands(header, x: x, y: y)
     }
 
     /// Crossing-number test of one part (shell and holes): odd means inside.
     @inline(__always)
-    func partContainsByBands(_ part: Int, x: Double, y: Double) -> Bool {
-        let header = bandHeaders[part]
-        let base = Int(ringPositionStart[Int(partRingStart[part])])
+    func partContainsByBands(_ header: PartHeader, x: Double, y: Double) -> Bool {
+        let base = Int(header.firstPosition)
         return coordinates.withUnsafeBufferPointer { xy in
             var inside = false
             // Does the ray from (x, y) towards +x cross edge i? Decided by the edge's x-range when it can
@@ -121,10 +126,6 @@ extension RegionStore {
                 if x >= x0 && x >= x1 { return }
                 let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
                 if (side > 0) == (y1 > y0) { inside.toggle() }
-            }
-            if header.count == 0 {
-                forEachEdgeStart(ofPart: part, cross)
-                return inside
             }
             let band = Self.band(y, header.minY, header.scale, Int(header.count))
             // Large parts have more than 64 edges, so more than 8 bands: 8 means masks.

@@ -48,23 +48,19 @@ extension RegionStore {
 
     @inline(__always)
     func slot(ofShape reference: UInt32) -> UInt32 {
-        reference & 1 == 0 ? circleSlots[Int(reference >> 1)] : partSlots[Int(reference >> 1)]
+        reference & 1 == 0 ? circles[Int(reference >> 1)].slot : partSlots[Int(reference >> 1)]
     }
 
-    /// The slot of the shape if it contains the point and its region is live. The shape data comes first:
-    /// most candidates fail the test and never touch the per-slot arrays.
+    /// The slot of the shape if it contains the point. Removed regions' shapes contain nothing (see
+    /// `remove`), so a query reads only the shape's own record, never the per-slot arrays.
     @inline(__always)
     func containingSlot(shape reference: UInt32, longitude: Double, latitude: Double) -> UInt32? {
         let index = Int(reference >> 1)
-        let slot: UInt32
         if reference & 1 == 0 {
-            guard circles[index].contains(longitude: longitude, latitude: latitude) else { return nil }
-            slot = circleSlots[index]
-        } else {
-            guard partContains(index, x: longitude, y: latitude) else { return nil }
-            slot = partSlots[index]
+            let circle = circles[index]
+            return circle.contains(longitude: longitude, latitude: latitude) ? circle.slot : nil
         }
-        return kinds[Int(slot)] == .removed ? nil : slot
+        return partContains(index, x: longitude, y: latitude) ? partHeaders[index].slot : nil
     }
 
     /// Exact containment for a slot (false for beacons and removed slots).

@@ -8,7 +8,7 @@ public struct RegionStore: Sendable {
 
     /// A geodesic circle with what decides clear cases without Vincenty: the local metres-per-degree
     /// scales and the squared local distances below which a point is surely inside and above which it is
-    /// surely outside (see `RegionContainment`). 40 bytes.
+    /// surely outside (see `RegionContainment`), and its slot. 48 bytes.
     struct Circle {
         var longitude: Double
         var latitude: Double
@@ -17,6 +17,7 @@ public struct RegionStore: Sendable {
         var metresPerDegreeLongitude: Float
         var surelyInside2: Float
         var surelyOutside2: Float
+        var slot: UInt32
     }
 
     var kinds: [Kind] = []
@@ -28,8 +29,7 @@ public struct RegionStore: Sendable {
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
     var circles: [Circle] = []
-    /// The slot of each circle and polygon part: shapes are stored in index order (see `reorderShapes`).
-    var circleSlots: [UInt32] = []
+    /// The slot of each polygon part: shapes are stored in index order (see `reorderShapes`).
     var partSlots: [UInt32] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
     var polygonPartStart: [UInt32] = [0]
@@ -40,12 +40,11 @@ public struct RegionStore: Sendable {
     /// Longitude, latitude pairs.
     var coordinates: [Double] = []
     /// Edge bands per polygon part (see `PolygonBands`).
-    var bandHeaders: [BandHeader] = []
+    var partHeaders: [PartHeader] = []
     var bandMasks: [UInt64] = []
     var bandEdgeStart: [UInt32] = []
     var bandEdges: [UInt32] = []
-    /// Raster of each part (-1 for small parts; see `PartRaster`).
-    var rasterOfPart: [Int32] = []
+    /// Rasters of large parts (see `PartRaster`).
     var rasters: [RasterHeader] = []
     var rasterCells: [UInt8] = []
     private var beacons: [BeaconIdentity] = []
@@ -106,8 +105,8 @@ public struct RegionStore: Sendable {
         case .point:
             kinds.append(.circle)
             shapeIndex.append(UInt32(circles.count))
-            circleSlots.append(slot)
-            circles.append(Self.circle(longitude: draft.coordinates[0], latitude: draft.coordinates[1], radius: draft.radius!))
+            circles.append(Self.circle(longitude: draft.coordinates[0], latitude: draft.coordinates[1], radius: draft.radius!,
+                                       slot: slot))
         case .polygon, .multiPolygon:
             kinds.append(.polygon)
             shapeIndex.append(UInt32(polygonPartStart.count - 1))
@@ -125,11 +124,11 @@ public struct RegionStore: Sendable {
         return RegionHandle(rawValue: slot)
     }
 
-    static func circle(longitude: Double, latitude: Double, radius: Double) -> Circle {
+    static func circle(longitude: Double, latitude: Double, radius: Double, slot: UInt32) -> Circle {
         let scale = Geodesy.metresPerDegree(atLatitude: latitude)
         var circle = Circle(longitude: longitude, latitude: latitude, radius: radius,
                             metresPerDegreeLatitude: Float(scale.latitude), metresPerDegreeLongitude: Float(scale.longitude),
-                            surelyInside2: -1, surelyOutside2: .infinity)
+                            surelyInside2: -1, surelyOutside2: .infinity, slot: slot)
         if circle.allowsLocalMetric {
             let margin = circle.localMetricMargin
             let inner = radius - margin, outer = radius + margin
@@ -139,9 +138,22 @@ public struct RegionStore: Sendable {
         return circle
     }
 
-    /// Marks a slot removed; its storage is reclaimed by `compacted()`.
+    /// Marks a slot removed and empties its shapes, so the index skips it without a look at `kinds`;
+    /// its storage is reclaimed by the index's next rebuild (`reorderShapes`).
     mutating func remove(_ slot: UInt32) {
         guard Int(slot) < kinds.count, kinds[Int(slot)] != .removed else { return }
+        let shape = Int(shapeIndex[Int(slot)])
+        switch kinds[Int(slot)] {
+        case .circle:
+            circles[shape].surelyInside2 = -1
+            circles[shape].surelyOutside2 = -1
+        case .polygon:
+            for part in Int(polygonPartStart[shape])..<Int(polygonPartStart[shape + 1]) where part < partHeaders.count {
+                partHeaders[part].count = 0
+            }
+        case .beacon, .removed:
+            break
+        }
         kinds[Int(slot)] = .removed
         dwells[slot] = nil
         liveCount -= 1
@@ -190,9 +202,9 @@ public struct RegionStore: Sendable {
     public var memoryFootprint: Int {
         kinds.capacity + shapeIndex.capacity * 4 + flags.capacity + dwells.capacity * 16 + idBytes.capacity
             + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
-            + (circleSlots.capacity + partSlots.capacity + polygonRingStart.capacity) * 4
-            + bandHeaders.capacity * MemoryLayout<BandHeader>.stride + bandMasks.capacity * 8
-            + (bandEdgeStart.capacity + bandEdges.capacity + rasterOfPart.capacity) * 4
+            + (partSlots.capacity + polygonRingStart.capacity) * 4
+            + partHeaders.capacity * MemoryLayout<PartHeader>.stride + bandMasks.capacity * 8
+            + (bandEdgeStart.capacity + bandEdges.capacity) * 4
             + rasters.capacity * MemoryLayout<RasterHeader>.stride + rasterCells.capacity
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
             + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
@@ -204,9 +216,9 @@ public struct RegionStore: Sendable {
             if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
         }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
-        shrink(&circles); shrink(&circleSlots); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
+        shrink(&circles); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
-        shrink(&bandHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
-        shrink(&rasterOfPart); shrink(&rasters); shrink(&rasterCells)
+        shrink(&partHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
+        shrink(&rasters); shrink(&rasterCells)
     }
 }

@@ -64,16 +64,11 @@ extension RegionStore {
             }
             count = 2 * position
         }
-        var newCircles = circles, newCircleSlots = circleSlots
+        var newCircles = circles
         newCircles.removeLast(circles.count - Int(circleCount))
-        newCircleSlots.removeLast(circles.count - Int(circleCount))
-        for old in 0..<circles.count where newCircleOf[old] != none {
-            newCircles[Int(newCircleOf[old])] = circles[old]
-            newCircleSlots[Int(newCircleOf[old])] = circleSlots[old]
-        }
+        for old in 0..<circles.count where newCircleOf[old] != none { newCircles[Int(newCircleOf[old])] = circles[old] }
 
         circles = newCircles
-        circleSlots = newCircleSlots
         partSlots = newPartSlots
         polygonPartStart = newPartStart
         partRingStart = newRingStart
@@ -81,11 +76,10 @@ extension RegionStore {
         polygonRingStart = newPolygonRingStart
         coordinates = newCoordinates
         shapeIndex = newShapeIndex
-        bandHeaders = []
+        partHeaders = []
         bandMasks = []
         bandEdgeStart = []
         bandEdges = []
-        rasterOfPart = []
         rasters = []
         rasterCells = []
         appendMissingBands()
