@@ -158,8 +158,10 @@ struct JSONScanner {
         let start = position
         var negative = false
         if position < count, base[position] == UInt8(ascii: "-") { negative = true; position += 1 }
-        if matchLiteral("NaN") { return .nan }
-        if matchLiteral("Infinity") { return negative ? -.infinity : .infinity }
+        if position < count, base[position] > UInt8(ascii: "9") {
+            if matchLiteral("NaN") { return .nan }
+            if matchLiteral("Infinity") { return negative ? -.infinity : .infinity }
+        }
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0

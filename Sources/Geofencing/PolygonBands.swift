@@ -128,13 +128,8 @@ extension RegionStore {
                 if (side > 0) == (y1 > y0) { inside.toggle() }
             }
             let band = Self.band(y, header.minY, header.scale, Int(header.count))
-            // Large parts have more than 64 edges, so more than 8 bands: 8 means masks.
-            if header.count == UInt32(Self.maskBands) {
-                var mask = bandMasks[Int(header.first) + band]
-                while mask != 0 {
-                    cross(base + mask.trailingZeroBitCount)
-                    mask &= mask - 1
-                }
+            if header.isMasked {
+                return maskedPartContains(base: base, mask: bandMasks[Int(header.first) + band], x: x, y: y)
             } else {
                 let b = Int(header.first) + band
                 for k in Int(bandEdgeStart[b])..<Int(bandEdgeStart[b + 1]) { cross(base + Int(bandEdges[k])) }
@@ -142,4 +137,35 @@ extension RegionStore {
             return inside
         }
     }
+
+    /// The edge mask of a small part's band holding latitude y.
+    @inline(__always)
+    func bandMask(_ header: PartHeader, y: Double) -> UInt64 {
+        bandMasks[Int(header.first) + Self.band(y, header.minY, header.scale, Self.maskBands)]
+    }
+
+    /// Crossing parity over the edges in `mask`, numbered from position `base`.
+    @inline(__always)
+    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
+        coordinates.withUnsafeBufferPointer { xy in
+            var inside = false, mask = mask
+            while mask != 0 {
+                let i = base + mask.trailingZeroBitCount
+                mask &= mask - 1
+                let y0 = xy[2 * i + 1], y1 = xy[2 * i + 3]
+                guard (y0 > y) != (y1 > y) else { continue }
+                let x0 = xy[2 * i], x1 = xy[2 * i + 2]
+                if x < x0 && x < x1 { inside.toggle(); continue }
+                if x >= x0 && x >= x1 { continue }
+                let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
+                if (side > 0) == (y1 > y0) { inside.toggle() }
+            }
+            return inside
+        }
+    }
+}
+
+extension PartHeader {
+    /// Large parts have more than 64 edges, so more than 8 bands: 8 means masks.
+    var isMasked: Bool { count == UInt32(RegionStore.maskBands) }
 }
