@@ -14,8 +14,7 @@ struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var position = 0
-    /// Decoded bytes of the last string that contained escapes.
-    private(set) var unescaped: [UInt8] = []
+    private let unescaped = ScratchBytes()
 
     init(_ bytes: UnsafeRawBufferPointer) {
         base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!
@@ -80,14 +79,14 @@ struct JSONScanner {
     }
 
     private mutating func escapedString(from start: Int) throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
-        unescaped.removeAll(keepingCapacity: true)
-        unescaped.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
+        unescaped.removeAll()
+        for i in start..<position { unescaped.append(base[i]) }
         while position < count {
             let b = base[position]
             position += 1
             switch b {
             case UInt8(ascii: "\""):
-                return unescaped.withUnsafeBufferPointer { $0 }
+                return unescaped.buffer
             case UInt8(ascii: "\\"):
                 guard position < count else { throw error("unterminated string") }
                 let e = base[position]
@@ -142,7 +141,7 @@ struct JSONScanner {
         } else if (0xDC00..<0xE000).contains(scalar) {
             throw error("unpaired UTF-16 surrogate in \\u escape")
         }
-        unescaped.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+        for byte in Unicode.UTF8.encode(Unicode.Scalar(scalar)!)! { unescaped.append(byte) }
     }
 
     /// True when the next value is a number (or one of the non-JSON literals NaN and Infinity that
@@ -298,5 +297,31 @@ struct JSONScanner {
 extension UnsafeBufferPointer<UInt8> {
     func equals(_ literal: StaticString) -> Bool {
         count == literal.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0)
+    }
+}
+
+/// The decoded bytes of the last string that had escapes, in memory the scanner owns: `string()` hands
+/// out a buffer pointer either way, valid until the next string is read.
+final class ScratchBytes {
+    private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+    private var capacity = 64
+    private var count = 0
+
+    deinit { base.deallocate() }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    func removeAll() { count = 0 }
+
+    func append(_ byte: UInt8) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
+            larger.initialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+        base[count] = byte
+        count += 1
     }
 }
