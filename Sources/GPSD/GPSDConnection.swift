@@ -21,24 +21,29 @@ final class GPSDConnection {
     }
 
     private let data: UnsafeMutablePointer<gps_data_t>
-    private var isOpen = false
+    private var isOpen: Bool
     /// From the latest SKY; nil until one arrives, since a TPV carries no satellite count.
     private var satellitesUsed: Int?
 
+    private init(data: UnsafeMutablePointer<gps_data_t>) {
+        self.data = data
+        isOpen = true
+        // Non-blocking, so that gps_read() after a partial line returns instead of waiting in recv()
+        // where a stop request could not reach it.
+        let flags = fcntl(data.pointee.gps_fd, F_GETFL)
+        _ = fcntl(data.pointee.gps_fd, F_SETFL, flags | O_NONBLOCK)
+    }
+
     /// Connects to gpsd; throws the reason as libgps words it (e.g. "can't connect to host/port pair").
-    init(host: String, port: Int) throws(GPSDError) {
-        data = .allocate(capacity: 1)
+    static func open(host: String, port: Int) throws(GPSDError) -> GPSDConnection {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
         guard gps_open(host, String(port), data) == 0 else {
             let reason = String(cString: gps_errstr(errno))
             data.deallocate()
             throw GPSDError(reason)
         }
-        isOpen = true
-        // Non-blocking, so that gps_read() after a partial line returns instead of waiting in recv()
-        // where a stop request could not reach it.
-        let flags = fcntl(data.pointee.gps_fd, F_GETFL)
-        _ = fcntl(data.pointee.gps_fd, F_SETFL, flags | O_NONBLOCK)
+        return GPSDConnection(data: data)
     }
 
     deinit {

@@ -42,11 +42,12 @@ final class GPSDWorker: SourceWorker {
         previous?.waitUntilFinished()
         let states = StateReporter(onStateChange)
         var backoff = configuration.backoff
+        // Reported once: retries after a failure stay `.unavailable` until one succeeds.
+        states.report(.connecting)
         while !stopSignal.isRaised {
-            states.report(.connecting)
             let failure: String
             do {
-                let connection = try GPSDConnection(host: configuration.host, port: configuration.port)
+                let connection = try GPSDConnection.open(host: configuration.host, port: configuration.port)
                 defer { connection.close() }
                 try connection.watch(device: configuration.device)
                 guard let reason = watch(connection, states: states, backoff: &backoff) else { break }
