@@ -25,6 +25,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces"]),
     ],
     swiftLanguageModes: [.v6]
