@@ -86,3 +86,15 @@ func expectedFixes(_ name: String) throws -> [(time: Timestamp, latitude: Double
         return (time, latitude, longitude)
     }
 }
+
+/// Paths of the files in `directory` whose names end in `suffix`, sorted; none when it does not exist.
+func filesInDirectory(_ directory: String, suffix: String) -> [String] {
+    guard let handle = opendir(directory) else { return [] }
+    defer { closedir(handle) }
+    var paths: [String] = []
+    while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name.hasSuffix(suffix) { paths.append(directory + "/" + name) }
+    }
+    return paths.sorted()
+}
