@@ -15,7 +15,7 @@ extension Fix {
             altitudeMSL: finite(fix.altMSL) ?? finite(fix.altitude),
             speed: finite(fix.speed),
             course: finite(fix.track),
-            horizontalAccuracy: finite(fix.eph) ?? horizontalError(fix.epx, fix.epy),
+            horizontalAccuracy: (finite(fix.eph) ?? horizontalError(fix.epx, fix.epy)).map { $0 / confidence95 },
             mode: fix.mode >= MODE_3D ? .threeD : .twoD,
             satellites: satellites
         )
@@ -28,6 +28,10 @@ extension Timestamp {
         self.init(millisecondsSince1970: Int64(time.tv_sec) * 1000 + (Int64(time.tv_nsec) + 500_000) / 1_000_000)
     }
 }
+
+/// gpsd states its error estimates at 95% confidence; a Fix holds a 1-sigma radius. 1.96 is the factor
+/// gpsd itself applies to a GST's 1-sigma errors (u-blox NEO-M9N log: eph / 1.96 equals the GST radius).
+private let confidence95 = 1.96
 
 /// libgps marks every missing value with NaN.
 private func finite(_ value: Double) -> Double? {
