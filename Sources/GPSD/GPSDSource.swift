@@ -12,16 +12,20 @@ public final class GPSDSource: Sendable {
         /// Watch only this device (a path as gpsd names it); nil watches every device gpsd has.
         public var device: String?
         public var backoff: Backoff
+        /// A TPV followed by this much quiet is the epoch's last, and goes out as its fix.
+        public var epochGap: Duration
         /// With no report for this long the source says `.silent` and probes gpsd; with no answer for
         /// as long again, it treats the connection as dead and reconnects.
         public var silenceTimeout: Duration
 
         public init(host: String = "localhost", port: Int = 2947, device: String? = nil,
-                    backoff: Backoff = Backoff(), silenceTimeout: Duration = .seconds(10)) {
+                    backoff: Backoff = Backoff(), epochGap: Duration = .milliseconds(100),
+                    silenceTimeout: Duration = .seconds(10)) {
             self.host = host
             self.port = port
             self.device = device
             self.backoff = backoff
+            self.epochGap = epochGap
             self.silenceTimeout = silenceTimeout
         }
     }

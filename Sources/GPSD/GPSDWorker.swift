@@ -66,12 +66,14 @@ final class GPSDWorker: SourceWorker {
     private func watch(_ connection: GPSDConnection, states: StateReporter, backoff: inout Backoff) -> String? {
         states.report(.watching)
         let silence = configuration.silenceTimeout
+        var epoch = EpochCoalescer()
         var lastReceived = ContinuousClock.now
         var probeSentAt: ContinuousClock.Instant?
         var descriptors = [
             pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopSignal.descriptor, events: Int16(POLLIN), revents: 0),
         ]
+        defer { epoch.flush().map(demand.publish) }
         while !stopSignal.isRaised {
             switch connection.read() {
             case .closed:
@@ -83,7 +85,7 @@ final class GPSDWorker: SourceWorker {
                 backoff.reset()
                 if let fix {
                     states.report(.fixing)
-                    demand.publish(fix)
+                    epoch.add(fix).map(demand.publish)
                 } else {
                     states.report(.noFix)
                 }
@@ -92,6 +94,9 @@ final class GPSDWorker: SourceWorker {
                 break
             }
             let now = ContinuousClock.now
+            if epoch.pending != nil && now - lastReceived >= configuration.epochGap {
+                epoch.flush().map(demand.publish)
+            }
             if let probeSentAt, now - probeSentAt >= silence {
                 return "no answer from gpsd for \(silence)"
             }
@@ -100,8 +105,9 @@ final class GPSDWorker: SourceWorker {
                 guard connection.probe() else { return "cannot write to gpsd" }
                 probeSentAt = now
             }
-            let deadline = (probeSentAt ?? lastReceived) + silence
-            if poll(&descriptors, 2, ContinuousClock.now.duration(to: deadline).pollTimeout) < 0 && errno != EINTR {
+            let deadline = epoch.pending != nil ? lastReceived + configuration.epochGap
+                                                : (probeSentAt ?? lastReceived) + silence
+            if poll(&descriptors, 2, now.duration(to: deadline).pollTimeout) < 0 && errno != EINTR {
                 return "poll failed: \(String(cString: strerror(errno)))"
             }
         }

@@ -32,7 +32,8 @@ import Traces
         let fromReader = read.compactMap { fix in fix.time.map { (time: $0, coordinate: fix.coordinate) } }
         try #require(!fromReader.isEmpty)
 
-        // gpsd may send several TPVs for one time as sentences of the epoch arrive; the last is complete.
+        let times = throughGPSD.compactMap(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "not one fix per epoch, in order: \(times)")
         var lastByTime: [Int64: Fix] = [:]
         for fix in throughGPSD { if let time = fix.time { lastByTime[time.millisecondsSince1970] = fix } }
         let firstGPSDTime = try #require(throughGPSD.compactMap(\.time).first, "no timed fix from gpsd")
