@@ -7,14 +7,19 @@ final class ChildProcess: @unchecked Sendable {
     let pid: pid_t
     private var reaped = false
 
-    /// Starts `arguments[0]` (looked up in PATH) with stdout and stderr appended to `outputPath`.
-    init(_ arguments: [String], outputPath: String) throws {
+    /// Starts `arguments[0]` (looked up in PATH) with stdout appended to `outputPath`, and stderr
+    /// to `errorPath` or the same file.
+    init(_ arguments: [String], outputPath: String, errorPath: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errorPath {
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -39,6 +44,31 @@ final class ChildProcess: @unchecked Sendable {
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
         reaped = true
+    }
+
+    /// Sends `signal` and returns the exit status; see `exitStatus(within:)`.
+    func interrupt(_ signal: Int32, timeout: Duration) async -> Int32? {
+        guard !reaped else { return nil }
+        _ = Glibc.kill(pid, signal)
+        return await exitStatus(within: timeout)
+    }
+
+    /// The exit status, or nil when the process did not exit within `timeout` (it is then killed)
+    /// or died of a signal.
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        guard !reaped else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                // WIFEXITED / WEXITSTATUS, which Swift does not import.
+                return status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        kill(signal: SIGKILL)
+        return nil
     }
 }
 
