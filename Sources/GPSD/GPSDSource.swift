@@ -37,8 +37,9 @@ public final class GPSDSource: Sendable {
                 onStateChange: @escaping SourceStateHandler = { _ in }) {
         self.configuration = configuration
         demand = FixDemand { demand, previous in
-            GPSDWorker.start(configuration: configuration, demand: demand, after: previous,
-                             onStateChange: onStateChange)
+            let session = GPSDSession(configuration: configuration, publish: demand.publish)
+            return ReconnectingWorker.start(after: previous, backoff: configuration.backoff,
+                                            onStateChange: onStateChange, session: session.run)
         }
     }
 

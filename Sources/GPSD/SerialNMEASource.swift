@@ -36,8 +36,9 @@ public final class SerialNMEASource: Sendable {
         }
         self.configuration = configuration
         demand = FixDemand { demand, previous in
-            SerialWorker.start(configuration: configuration, demand: demand, after: previous,
-                               onStateChange: onStateChange)
+            let session = SerialSession(configuration: configuration, publish: demand.publish)
+            return ReconnectingWorker.start(after: previous, backoff: configuration.backoff,
+                                            onStateChange: onStateChange, session: session.run)
         }
     }
 
