@@ -85,7 +85,9 @@ final class GPSDConnection {
             return .report(.position(Fix(tpv: data.pointee.fix, satellites: satellitesUsed)))
         }
         if line.hasPrefix("{\"class\":\"SKY\"") {
-            satellitesUsed = Int(data.pointee.satellites_used)
+            // A SKY with only DOPs (no satellite list, no uSat) leaves 0: unknown, not none, beside a fix.
+            let used = Int(data.pointee.satellites_used)
+            satellitesUsed = used > 0 ? used : nil
         }
         return .report(.other)
     }

@@ -22,8 +22,10 @@ import Testing
         try #require(await eventually(within: .seconds(10)) { collector.count >= 5 })
         daemon.kill(signal: SIGKILL)
         try #require(await eventually(within: .seconds(5)) { states.unavailableCount > 0 })
+        // Fixes published before the kill may still be on their way to the consumer task.
+        _ = await eventually(within: .seconds(2)) { collector.hasSettled(quiet: .milliseconds(300)) }
         let beforeRestart = collector.fixes
-        try await Task.sleep(for: .milliseconds(600))   // several retries with gpsd absent
+        try await Task.sleep(for: .milliseconds(300))   // more retries with gpsd absent
         daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd2.log"), port: daemon.port)
 
         let lastBefore = try #require(beforeRestart.compactMap(\.time).last)
@@ -77,6 +79,7 @@ import Testing
 
         #expect(await eventually(within: .seconds(5)) { states.last == .noFix }, "\(states.states)")
         #expect(await eventually(within: .seconds(5)) { feeder.finishedSending })
+        try await Task.sleep(for: .milliseconds(300))   // gpsd's last reports reach the consumer
         #expect(collector.count == 0)
     }
 
