@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLibGPS
 
-/// One libgps session with gpsd: the thin adapter between `gps_data_t` and the source's read loop.
+/// One libgps connection to gpsd: the thin adapter between `gps_data_t` and the source's read loop.
 /// Not thread-safe; it lives on its worker's thread.
 final class GPSDConnection {
     enum Report {
@@ -100,9 +100,4 @@ final class GPSDConnection {
         _ = gps_stream(data, UInt32(WATCH_DISABLE), nil)
         _ = gps_close(data)
     }
-}
-
-public struct GPSDError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -68,8 +68,3 @@ final class SerialPort {
         baudRates.first { $0.rate == baudRate }?.speed
     }
 }
-
-public struct SerialError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
