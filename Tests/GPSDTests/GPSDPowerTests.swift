@@ -39,5 +39,12 @@ import Testing
         #expect(await eventually(within: .seconds(3)) { daemon.log().contains(released) },
                 "gpsd still holds the device for a watcher")
         #expect(await eventually(within: .seconds(2)) { states.last == .idle })
+
+        // A later consumer watches again, through a fresh connection.
+        let third = FixCollector()
+        let thirdConsumer = Task { for await fix in source.fixes() { third.append(fix) } }
+        defer { thirdConsumer.cancel() }
+        #expect(await eventually(within: .seconds(5)) { third.count >= 2 }, "\(states.states)")
+        #expect(states.states.suffix(3) == [.connecting, .watching, .fixing])
     }
 }
