@@ -9,6 +9,8 @@ final class GPSDConnection {
     enum Report {
         /// A TPV: a fix, or nil when the receiver has no position.
         case position(Fix?)
+        /// gpsd lost a device (unplugged, or its feed closed).
+        case deviceRemoved
         /// Any other class (VERSION, DEVICES, SKY...): proof that gpsd is alive.
         case other
     }
@@ -83,6 +85,9 @@ final class GPSDConnection {
         let line = head.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         if line.hasPrefix("{\"class\":\"TPV\"") {
             return .report(.position(Fix(tpv: data.pointee.fix, satellites: satellitesUsed)))
+        }
+        if line.hasPrefix("{\"class\":\"DEVICE\"") && data.pointee.dev.activated.tv_sec == 0 {
+            return .report(.deviceRemoved)
         }
         if line.hasPrefix("{\"class\":\"SKY\"") {
             // A SKY with only DOPs (no satellite list, no uSat) leaves 0: unknown, not none, beside a fix.

@@ -31,6 +31,7 @@ struct GPSDSession {
             case .report(let report):
                 lastReceived = .now
                 probeSentAt = nil
+                if case .deviceRemoved = report { states.report(.silent) }
                 guard case .position(let fix) = report else { continue }
                 backoff.reset()
                 if let fix {

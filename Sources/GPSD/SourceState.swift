@@ -8,7 +8,8 @@ public enum SourceState: Equatable, Sendable, CustomStringConvertible {
     /// The receiver reports, but without a position (mode 1: no satellites, antenna unplugged...).
     case noFix
     case fixing
-    /// Connected, but no report for a while: no device, or a connection that died without closing.
+    /// Connected, but no report: gpsd lost the device, or nothing came for a while (no device, or a
+    /// connection that died without closing).
     case silent
     /// Not connected; retrying with backoff. The reason is the last failure.
     case unavailable(String)

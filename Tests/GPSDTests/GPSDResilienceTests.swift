@@ -83,6 +83,22 @@ import Testing
         #expect(collector.count == 0)
     }
 
+    @Test("A device that gpsd loses is reported at once, and the connection to gpsd is kept")
+    func lostDeviceIsReported() async throws {
+        let directory = try TemporaryDirectory()
+        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2),
+                                    hangsUpAtEnd: true)
+        let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
+        let states = StateRecorder()
+        let source = GPSDSource(.init(host: "127.0.0.1", port: daemon.port, silenceTimeout: .seconds(20)),
+                                onStateChange: states.handler)
+        let consumer = Task { for await _ in source.fixes() {} }
+        defer { consumer.cancel() }
+
+        #expect(await eventually(within: .seconds(5)) { states.last == .silent }, "\(states.states)")
+        #expect(states.states == [.connecting, .watching, .fixing, .silent])
+    }
+
     @Test("A gpsd with nothing to report is probed, answers, and the connection is kept")
     func silentGPSDIsKept() async throws {
         let directory = try TemporaryDirectory()

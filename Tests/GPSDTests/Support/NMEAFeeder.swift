@@ -21,15 +21,19 @@ final class NMEAFeeder: Sendable {
     private let delay: Duration
     private let state = Mutex(State())
 
-    init(lines: [[UInt8]], delay: Duration) throws {
+    /// Closes the connection after the last line and accepts no more: the device is unplugged for good.
+    private let hangsUpAtEnd: Bool
+
+    init(lines: [[UInt8]], delay: Duration, hangsUpAtEnd: Bool = false) throws {
         (listener, port) = try boundLoopbackSocket(backlog: 4)
         self.lines = lines
         self.delay = delay
+        self.hangsUpAtEnd = hangsUpAtEnd
         startWorkerThread { [self] in acceptLoop() }
     }
 
-    convenience init(contentsOf path: String, delay: Duration) throws {
-        try self.init(lines: splitLines(try readFile(path)), delay: delay)
+    convenience init(contentsOf path: String, delay: Duration, hangsUpAtEnd: Bool = false) throws {
+        try self.init(lines: splitLines(try readFile(path)), delay: delay, hangsUpAtEnd: hangsUpAtEnd)
     }
 
     deinit {
@@ -70,6 +74,14 @@ final class NMEAFeeder: Sendable {
         var peer = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
         while !isStopped {
             let index = state.withLock { $0.nextLine }
+            if index == lines.count && hangsUpAtEnd {
+                // A reset, as a read error on an unplugged device: gpsd keeps a feed that ends with a clean
+                // EOF, waiting for more.
+                var reset = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+                stop()
+                return
+            }
             if index < lines.count {
                 let sent = lines[index].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if sent < 0 { return }
