@@ -188,8 +188,17 @@ extension JSONLineWriter {
 
     /// One `geowake fixes` line.
     public mutating func fixLine(_ fix: Fix) {
-        beginObject()
-        fixFields(fix)
-        endLine()
+        guard FixLineFormatter.covers(fix) else {
+            beginObject()
+            fixFields(fix)
+            endLine()
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
+            var formatter = FixLineFormatter(buffer.baseAddress!)
+            formatter.line(fix)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
+        }
+        needsComma = false
     }
 }

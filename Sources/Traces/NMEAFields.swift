@@ -111,20 +111,41 @@ struct NMEAFields {
 
     /// A latitude (`ddmm.mmmm` and `N`/`S`) or longitude (`dddmm.mmmm` and `E`/`W`): two fields.
     /// Both empty is "no position" (nil); one without the other, or minutes ≥ 60, is malformed.
+    /// Whole and fractional minutes are read as integers, so only the final division rounds.
     mutating func angle(maximumDegrees: Int64, positive: UInt8, negative: UInt8) -> Double? {
         advance()
-        let valueStart = start, valueCount = count
+        let text = start, length = count
         advance()
-        if valueCount == 0 && count == 0 { return nil }
-        guard valueCount > 0, count == 1, start.pointee == positive || start.pointee == negative,
-              let d = NMEADecimal(valueStart, valueCount), !d.negative else { isMalformed = true; return nil }
-        let unit = NMEADecimal.powerOfTen(d.scale)
-        let wholeMinutes = d.mantissa / Int64(unit)
-        let degrees = wholeMinutes / 100
-        let minutes = d.mantissa - degrees * 100 * Int64(unit)
-        guard degrees <= maximumDegrees, minutes < 60 * Int64(unit),
-              degrees < maximumDegrees || minutes == 0 else { isMalformed = true; return nil }
-        let value = Double(degrees) + Double(minutes) / (60 * unit)
+        if length == 0 && count == 0 { return nil }
+        guard length > 0, count == 1, start.pointee == positive || start.pointee == negative else {
+            isMalformed = true
+            return nil
+        }
+        var i = 0
+        var whole: Int64 = 0
+        while i < length && i < 6, case let digit = text[i] &- UInt8(ascii: "0"), digit < 10 {
+            whole = whole &* 10 &+ Int64(digit)
+            i += 1
+        }
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        if i > 0 && i < length && text[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < length && fractionDigits < 12, case let digit = text[i] &- UInt8(ascii: "0"), digit < 10 {
+                fraction = fraction &* 10 &+ Int64(digit)
+                fractionDigits += 1
+                i += 1
+            }
+        }
+        let degrees = whole / 100
+        let unit = Int64(NMEADecimal.powerOfTen(fractionDigits))
+        let minutes = (whole % 100) &* unit &+ fraction
+        guard i == length, i > 0, degrees <= maximumDegrees, minutes < 60 * unit,
+              degrees < maximumDegrees || minutes == 0 else {
+            isMalformed = true
+            return nil
+        }
+        let value = Double(degrees) + Double(minutes) / (60 * Double(unit))
         return start.pointee == negative ? -value : value
     }
 
@@ -159,7 +180,8 @@ struct NMEADecimal {
             let c = s[i]
             let digit = c &- UInt8(ascii: "0")
             if digit < 10 {
-                mantissa = mantissa * 10 + Int64(digit)
+                // Wrapping: more than 17 digits is rejected below, before the value is used.
+                mantissa = mantissa &* 10 &+ Int64(digit)
                 digits += 1
                 if seenPoint { scale += 1 }
             } else if c == UInt8(ascii: ".") && !seenPoint {

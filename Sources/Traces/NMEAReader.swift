@@ -95,7 +95,9 @@ public struct NMEAReader {
             if !lineEnded { isInComment = true }
             return
         }
-        guard var dollar = find(UInt8(ascii: "$"), start, end) else { return }
+        // Nearly every line starts with its `$`: no need to search for it.
+        guard start < end, var dollar = start.pointee == UInt8(ascii: "$") ? start : find(UInt8(ascii: "$"), start, end)
+        else { return }
         while true {
             let segment = dollar + 1
             if let next = find(UInt8(ascii: "$"), segment, end) {

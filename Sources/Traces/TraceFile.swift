@@ -4,7 +4,7 @@ import Glibc
 
 /// Reads a whole trace file (or standard input) in large `read(2)` chunks.
 public enum TraceFile {
-    static let chunkSize = 1 << 20
+    static let chunkSize = 1 << 17
 
     /// Calls `body` for every fix in order and returns what was read. `path` "-" is standard input.
     /// Throws `TraceError` when the file cannot be opened or read or is not a trace, and rethrows `body`'s errors.

@@ -1,0 +1,159 @@
+/// Formats one `geowake fixes` line straight into raw memory, for `JSONLineWriter.fixLine`: the CLI
+/// prints about a million of these a second, and appending field by field to an array cost more
+/// than parsing the NMEA they came from. Output is byte-identical to `beginObject`, `fixFields`,
+/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way.
+struct FixLineFormatter {
+    /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys.
+    static let capacity = 384
+
+    private let start: UnsafeMutablePointer<UInt8>
+    private var p: UnsafeMutablePointer<UInt8>
+
+    init(_ buffer: UnsafeMutablePointer<UInt8>) {
+        start = buffer
+        p = buffer
+    }
+
+    var count: Int { p - start }
+
+    /// Whether every number of `fix` prints through `number` exactly as `appendNumber` prints it.
+    static func covers(_ fix: Fix) -> Bool {
+        fits(fix.coordinate.latitude, 1e9) && fits(fix.coordinate.longitude, 1e9)
+            && fits(fix.altitudeMSL, 1e3) && fits(fix.speed, 1e3) && fits(fix.course, 1e3)
+            && fits(fix.horizontalAccuracy, 1e3)
+    }
+
+    private static func fits(_ value: Double?, _ scale: Double) -> Bool {
+        guard let value else { return true }
+        return value.isFinite && abs(value) * scale < 8.9e15
+    }
+
+    mutating func line(_ fix: Fix) {
+        byte(UInt8(ascii: "{"))
+        if let time = fix.time {
+            literal("\"time\":\"")
+            timestamp(time)
+            literal("\",\"lat\":")
+        } else {
+            literal("\"lat\":")
+        }
+        number(fix.coordinate.latitude, decimals: 9, scale: 1e9)
+        literal(",\"lon\":")
+        number(fix.coordinate.longitude, decimals: 9, scale: 1e9)
+        if let altitude = fix.altitudeMSL {
+            literal(",\"altMSL\":")
+            number(altitude, decimals: 3, scale: 1e3)
+        }
+        if let speed = fix.speed {
+            literal(",\"speed\":")
+            number(speed, decimals: 3, scale: 1e3)
+        }
+        if let course = fix.course {
+            literal(",\"course\":")
+            number(course, decimals: 3, scale: 1e3)
+        }
+        if let accuracy = fix.horizontalAccuracy {
+            literal(",\"hAcc\":")
+            number(accuracy, decimals: 3, scale: 1e3)
+        }
+        literal(",\"mode\":")
+        unsigned(UInt64(fix.mode.rawValue), minimumDigits: 1)
+        if let sats = fix.satellites {
+            literal(",\"sats\":")
+            if sats < 0 { byte(UInt8(ascii: "-")) }
+            unsigned(UInt64(sats.magnitude), minimumDigits: 1)
+        }
+        byte(UInt8(ascii: "}"))
+        byte(UInt8(ascii: "\n"))
+    }
+
+    private mutating func byte(_ b: UInt8) {
+        p.pointee = b
+        p += 1
+    }
+
+    private mutating func literal(_ s: StaticString) {
+        p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+        p += s.utf8CodeUnitCount
+    }
+
+    /// `appendNumber`'s rule: rounded half away from zero to `decimals`, trailing zeros dropped, no "-0".
+    private mutating func number(_ value: Double, decimals: Int, scale: Double) {
+        let scaled = abs(value) * scale
+        // Exact round-half-away-from-zero without a libm call: below 2^53 the truncation and the
+        // remainder `scaled - whole` are both exact.
+        var units = UInt64(scaled)
+        if scaled - Double(units) >= 0.5 { units += 1 }
+        if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
+        // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
+        let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
+        var fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
+        unsigned(whole, minimumDigits: 1)
+        guard fraction != 0 else { return }
+        var fractionDigits = decimals
+        while fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        byte(UInt8(ascii: "."))
+        unsigned(fraction, minimumDigits: fractionDigits)
+    }
+
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Decimal digits, zero-padded to `minimumDigits`, two at a time.
+    private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        var digits = 1
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            digits += 2
+        }
+        if rest >= 10 { digits += 1 }
+        digits = max(digits, minimumDigits)
+        let pairs = FixLineFormatter.digitPairs.utf8Start
+        var v = value
+        var i = digits
+        while v >= 10 {
+            let pair = Int(v % 100) &* 2
+            v /= 100
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        }
+        if i > 0 && (v > 0 || i == digits) {
+            i -= 1
+            p[i] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0")
+        }
+        while i > 0 {
+            i -= 1
+            p[i] = UInt8(ascii: "0")
+        }
+        p += digits
+    }
+
+    private mutating func twoDigits(_ v: Int) {
+        p[0] = UInt8(truncatingIfNeeded: v / 10) &+ UInt8(ascii: "0")
+        p[1] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+        p += 2
+    }
+
+    private mutating func timestamp(_ t: Timestamp) {
+        let c = t.civil
+        unsigned(UInt64(max(c.year, 0)), minimumDigits: 4)
+        byte(UInt8(ascii: "-"))
+        twoDigits(c.month)
+        byte(UInt8(ascii: "-"))
+        twoDigits(c.day)
+        byte(UInt8(ascii: "T"))
+        twoDigits(c.hour)
+        byte(UInt8(ascii: ":"))
+        twoDigits(c.minute)
+        byte(UInt8(ascii: ":"))
+        twoDigits(c.second)
+        byte(UInt8(ascii: "."))
+        byte(UInt8(truncatingIfNeeded: c.millisecond / 100) &+ UInt8(ascii: "0"))
+        twoDigits(c.millisecond % 100)
+        byte(UInt8(ascii: "Z"))
+    }
+}
