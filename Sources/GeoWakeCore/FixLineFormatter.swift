@@ -28,11 +28,11 @@ struct FixLineFormatter {
         return value.isFinite && abs(value) * scale < 8.9e15
     }
 
-    mutating func line(_ fix: Fix) {
+    mutating func line(_ fix: Fix, _ dates: inout DateCache) {
         byte(UInt8(ascii: "{"))
         if let time = fix.time {
             literal("\"time\":\"")
-            timestamp(time)
+            timestamp(time, &dates)
             literal("\",\"lat\":")
         } else {
             literal("\"lat\":")
@@ -81,9 +81,11 @@ struct FixLineFormatter {
     private mutating func number(_ value: Double, decimals: Int, scale: Double) {
         let scaled = abs(value) * scale
         // Exact round-half-away-from-zero without a libm call: below 2^53 the truncation and the
-        // remainder `scaled - whole` are both exact.
-        var units = UInt64(scaled)
-        if scaled - Double(units) >= 0.5 { units += 1 }
+        // remainder `scaled - truncated` are both exact. Signed conversions, because x86 has no
+        // single instruction for unsigned 64-bit ones.
+        let truncated = Int64(scaled)
+        var units = UInt64(truncated)
+        if scaled - Double(truncated) >= 0.5 { units += 1 }
         if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
         // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
         let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
@@ -96,40 +98,37 @@ struct FixLineFormatter {
             fractionDigits -= 1
         }
         byte(UInt8(ascii: "."))
-        unsigned(fraction, minimumDigits: fractionDigits)
+        digits(fraction, count: fractionDigits)
     }
 
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Decimal digits, zero-padded to `minimumDigits`, two at a time.
+    /// Decimal digits, zero-padded to `minimumDigits`.
     private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
-        var digits = 1
+        var count = 1
         var rest = value
         while rest >= 100 {
             rest /= 100
-            digits += 2
+            count += 2
         }
-        if rest >= 10 { digits += 1 }
-        digits = max(digits, minimumDigits)
+        if rest >= 10 { count += 1 }
+        digits(value, count: max(count, minimumDigits))
+    }
+
+    /// Exactly `count` digits of `value` (which has at most that many), two at a time.
+    private mutating func digits(_ value: UInt64, count: Int) {
         let pairs = FixLineFormatter.digitPairs.utf8Start
         var v = value
-        var i = digits
-        while v >= 10 {
+        var i = count
+        while i >= 2 {
             let pair = Int(v % 100) &* 2
             v /= 100
             i -= 2
             p[i] = pairs[pair]
             p[i + 1] = pairs[pair + 1]
         }
-        if i > 0 && (v > 0 || i == digits) {
-            i -= 1
-            p[i] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0")
-        }
-        while i > 0 {
-            i -= 1
-            p[i] = UInt8(ascii: "0")
-        }
-        p += digits
+        if i == 1 { p[0] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0") }
+        p += count
     }
 
     private mutating func twoDigits(_ v: Int) {
@@ -138,22 +137,46 @@ struct FixLineFormatter {
         p += 2
     }
 
-    private mutating func timestamp(_ t: Timestamp) {
-        let c = t.civil
-        unsigned(UInt64(max(c.year, 0)), minimumDigits: 4)
-        byte(UInt8(ascii: "-"))
-        twoDigits(c.month)
-        byte(UInt8(ascii: "-"))
-        twoDigits(c.day)
+    /// The last date printed, `yyyy-mm-dd`: consecutive fixes nearly always share it.
+    struct DateCache: Sendable {
+        fileprivate var day = Int64.min
+        fileprivate var text: (UInt64, UInt64) = (0, 0)
+    }
+
+    private mutating func timestamp(_ t: Timestamp, _ cache: inout DateCache) {
+        let ms = t.millisecondsSince1970
+        var day = ms / 86_400_000
+        var msOfDay = ms % 86_400_000
+        if msOfDay < 0 {
+            msOfDay += 86_400_000
+            day -= 1
+        }
+        if day == cache.day {
+            withUnsafeBytes(of: cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 10) }
+            p += 10
+        } else {
+            let date = p
+            let (year, month, dayOfMonth) = Timestamp.civilFromDays(Int(day))
+            unsigned(UInt64(max(year, 0)), minimumDigits: 4)
+            byte(UInt8(ascii: "-"))
+            twoDigits(month)
+            byte(UInt8(ascii: "-"))
+            twoDigits(dayOfMonth)
+            if p - date == 10 {
+                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: date, byteCount: 10) }
+                cache.day = day
+            }
+        }
+        let ofDay = Int(msOfDay)
         byte(UInt8(ascii: "T"))
-        twoDigits(c.hour)
+        twoDigits(ofDay / 3_600_000)
         byte(UInt8(ascii: ":"))
-        twoDigits(c.minute)
+        twoDigits(ofDay / 60_000 % 60)
         byte(UInt8(ascii: ":"))
-        twoDigits(c.second)
+        twoDigits(ofDay / 1000 % 60)
         byte(UInt8(ascii: "."))
-        byte(UInt8(truncatingIfNeeded: c.millisecond / 100) &+ UInt8(ascii: "0"))
-        twoDigits(c.millisecond % 100)
+        byte(UInt8(truncatingIfNeeded: ofDay % 1000 / 100) &+ UInt8(ascii: "0"))
+        twoDigits(ofDay % 100)
         byte(UInt8(ascii: "Z"))
     }
 }

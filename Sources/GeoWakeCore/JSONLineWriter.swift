@@ -3,6 +3,7 @@
 public struct JSONLineWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    private var fixDates = FixLineFormatter.DateCache()
 
     public init(reservingCapacity capacity: Int = 1 << 16) {
         bytes.reserveCapacity(capacity)
@@ -196,7 +197,7 @@ extension JSONLineWriter {
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
             var formatter = FixLineFormatter(buffer.baseAddress!)
-            formatter.line(fix)
+            formatter.line(fix, &fixDates)
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
         }
         needsComma = false

@@ -33,6 +33,21 @@ struct NMEAFields {
         if p < end { cursor = p + 1 } else { exhausted = true }
     }
 
+    /// Decodes the next fields with `decode`, unless they are the text `memo` remembers.
+    mutating func memoized<Value>(_ memo: inout NMEAFieldMemo<Value>, _ decode: (inout NMEAFields) -> Value) -> Value {
+        if !exhausted, let length = memo.matches(cursor, available: end - cursor), let value = memo.value {
+            let last = cursor + length
+            if last < end { cursor = last + 1 } else { exhausted = true }
+            return value
+        }
+        let first = exhausted ? end : cursor
+        let value = decode(&self)
+        if !isMalformed { memo.remember(first, count: start + count - first, value) }
+        return value
+    }
+
+    mutating func markMalformed() { isMalformed = true }
+
     /// Whether the sentence has another field: optional trailing fields (FAA mode, nav status) are
     /// read only when it does.
     var hasMoreFields: Bool { !exhausted }
@@ -70,13 +85,55 @@ struct NMEAFields {
         return value
     }
 
-    /// A decimal number within `range`, e.g. `-31.442`, `0.54`, `083.1`.
+    /// A decimal number within `range`, e.g. `-31.442`, `0.54`, `083.1`: scanned and decoded in one
+    /// pass, as an exact integer mantissa and a power of ten, so the only rounding is the final division.
     mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
-        advance()
+        guard !exhausted else {
+            isMalformed = true
+            count = 0
+            return nil
+        }
+        start = cursor
+        var p = cursor
+        var negative = false
+        if p < end && (p.pointee == UInt8(ascii: "-") || p.pointee == UInt8(ascii: "+")) {
+            negative = p.pointee == UInt8(ascii: "-")
+            p += 1
+        }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        var valid = true
+        while p < end {
+            let c = p.pointee
+            if c == UInt8(ascii: ",") { break }
+            let digit = c &- UInt8(ascii: "0")
+            if digit < 10 {
+                // Wrapping: more than 17 digits is rejected below, before the value is used.
+                mantissa = mantissa &* 10 &+ Int64(digit)
+                digits &+= 1
+                if seenPoint { scale &+= 1 }
+            } else if c == UInt8(ascii: ".") && !seenPoint {
+                seenPoint = true
+            } else {
+                valid = false
+            }
+            p += 1
+        }
+        count = p - start
+        if p < end { cursor = p + 1 } else { exhausted = true }
         if count == 0 { return nil }
-        guard let d = NMEADecimal(start, count) else { isMalformed = true; return nil }
-        let value = d.value
-        guard range.contains(value) else { isMalformed = true; return nil }
+        guard valid, digits > 0, digits <= 17 else {
+            isMalformed = true
+            return nil
+        }
+        let magnitude = Double(mantissa) / NMEAFields.powerOfTen(scale)
+        let value = negative ? -magnitude : magnitude
+        guard range.contains(value) else {
+            isMalformed = true
+            return nil
+        }
         return value
     }
 
@@ -138,7 +195,7 @@ struct NMEAFields {
             }
         }
         let degrees = whole / 100
-        let unit = Int64(NMEADecimal.powerOfTen(fractionDigits))
+        let unit = Int64(NMEAFields.powerOfTen(fractionDigits))
         let minutes = (whole % 100) &* unit &+ fraction
         guard i == length, i > 0, degrees <= maximumDegrees, minutes < 60 * unit,
               degrees < maximumDegrees || minutes == 0 else {
@@ -156,51 +213,7 @@ struct NMEAFields {
     }
 }
 
-/// A decimal number as read, `mantissa / 10^scale`: exact, so degrees-and-minutes arithmetic
-/// and the final division round once.
-struct NMEADecimal {
-    var mantissa: Int64
-    var scale: Int
-    var negative: Bool
-
-    /// Accepts an optional sign, digits and at most one `.`; at most 17 digits, so the mantissa
-    /// converts to `Double` exactly.
-    init?(_ s: UnsafePointer<UInt8>, _ count: Int) {
-        var i = 0
-        negative = false
-        if count > 0 && (s[0] == UInt8(ascii: "-") || s[0] == UInt8(ascii: "+")) {
-            negative = s[0] == UInt8(ascii: "-")
-            i = 1
-        }
-        var mantissa: Int64 = 0
-        var digits = 0
-        var scale = 0
-        var seenPoint = false
-        while i < count {
-            let c = s[i]
-            let digit = c &- UInt8(ascii: "0")
-            if digit < 10 {
-                // Wrapping: more than 17 digits is rejected below, before the value is used.
-                mantissa = mantissa &* 10 &+ Int64(digit)
-                digits += 1
-                if seenPoint { scale += 1 }
-            } else if c == UInt8(ascii: ".") && !seenPoint {
-                seenPoint = true
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        guard digits > 0, digits <= 17 else { return nil }
-        self.mantissa = mantissa
-        self.scale = scale
-    }
-
-    var value: Double {
-        let magnitude = Double(mantissa) / NMEADecimal.powerOfTen(scale)
-        return negative ? -magnitude : magnitude
-    }
-
+extension NMEAFields {
     @inline(__always) static func powerOfTen(_ k: Int) -> Double {
         switch k {
         case 0: return 1
@@ -223,4 +236,9 @@ struct NMEADecimal {
         default: return 1e17
         }
     }
+}
+
+struct NMEAPosition {
+    var latitude: Double
+    var longitude: Double
 }

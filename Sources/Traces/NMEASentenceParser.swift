@@ -12,6 +12,8 @@ struct NMEASentenceParser {
     var statistics = TraceStatistics()
     var epoch = NMEAEpoch()
     var calendar = NMEACalendar()
+    var timeMemo = NMEAFieldMemo<Int32?>()
+    var positionMemo = NMEAFieldMemo<NMEAPosition?>()
     /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
     private var checksumsSeen = false
 

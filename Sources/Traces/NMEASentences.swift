@@ -10,9 +10,28 @@ extension NMEASentenceParser {
     private static let north = UInt8(ascii: "N"), south = UInt8(ascii: "S")
     private static let east = UInt8(ascii: "E"), west = UInt8(ascii: "W")
 
-    private mutating func setPosition(_ latitude: Double, _ longitude: Double) {
-        epoch.latitude = latitude
-        epoch.longitude = longitude
+    /// Time of day, through the memo.
+    private mutating func time(_ f: inout NMEAFields) -> Int32? {
+        f.memoized(&timeMemo) { $0.timeOfDay() }
+    }
+
+    /// Latitude and longitude fields (four), through the memo. Nil when all are empty; one half
+    /// without the other is malformed.
+    private mutating func position(_ f: inout NMEAFields) -> NMEAPosition? {
+        f.memoized(&positionMemo) { f in
+            let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+            let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+            guard let latitude, let longitude else {
+                if latitude != nil || longitude != nil { f.markMalformed() }
+                return nil
+            }
+            return NMEAPosition(latitude: latitude, longitude: longitude)
+        }
+    }
+
+    private mutating func setPosition(_ position: NMEAPosition) {
+        epoch.latitude = position.latitude
+        epoch.longitude = position.longitude
         epoch.hasPosition = true
     }
 
@@ -27,22 +46,21 @@ extension NMEASentenceParser {
 
     /// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,station`
     mutating func gga(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let time = time(&f)
+        let position = position(&f)
         let quality = f.integer(maximum: 9)
         let satellites = f.integer(maximum: 99)
         let hdop = f.decimal(0...1_000)
         let altitude = f.decimal(Self.altitudeRange)
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard let quality, quality > 0 else {
             epoch.isVoid = true
             return true
         }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        guard let position else { return true }
+        setPosition(position)
         if let altitude { epoch.altitudeMSL = altitude }
         if let satellites { epoch.satellites = satellites }
         setHDOP(hdop)
@@ -51,10 +69,9 @@ extension NMEASentenceParser {
 
     /// `$GPRMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,knots,course,ddmmyy,var,E,mode,navstatus`
     mutating func rmc(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+        let time = time(&f)
         let status = f.character()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let position = position(&f)
         let knots = f.decimal(Self.speedRange)
         let course = f.decimal(0...360)
         let date = f.dayMonthYear()
@@ -63,7 +80,7 @@ extension NMEASentenceParser {
             f.skip(2)   // magnetic variation and its direction
             if f.hasMoreFields { faaMode = f.raw().first }
         }
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         var day: Int?
         if let date {
             day = NMEACalendar.dayNumber(year: calendar.fullYear(twoDigit: date.year), month: date.month, day: date.day)
@@ -77,8 +94,8 @@ extension NMEASentenceParser {
             return true
         }
         if let day, time != nil { calendar.setDay(day) }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        guard let position else { return true }
+        setPosition(position)
         if let knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
         if let course { setCourse(course) }
         return true
@@ -86,28 +103,26 @@ extension NMEASentenceParser {
 
     /// `$GPGLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,mode`
     mutating func gll(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
-        let time = f.timeOfDay()
+        let position = position(&f)
+        let time = time(&f)
         let status = f.character()
         let faaMode = f.hasMoreFields ? f.raw().first : nil
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard status == UInt8(ascii: "A"), faaMode != UInt8(ascii: "N") else {
             epoch.isVoid = true
             return true
         }
-        if let latitude, let longitude { setPosition(latitude, longitude) }
+        if let position { setPosition(position) }
         return true
     }
 
     /// `$GNGNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,modes,nn,h.h,a.a,sep,age,station,navstatus`;
     /// one mode character per constellation (GPS, GLONASS, Galileo, BeiDou, …).
     mutating func gns(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let time = time(&f)
+        let position = position(&f)
         let modes = f.raw()
         let satellites = f.integer(maximum: 99)
         let hdop = f.decimal(0...1_000)
@@ -122,7 +137,7 @@ extension NMEASentenceParser {
             guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) else { return false }
             if c != UInt8(ascii: "N") { anyValid = true }
         }
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard anyValid else {
@@ -132,8 +147,8 @@ extension NMEASentenceParser {
         // Unsafe or not-valid-for-navigation: like gpsd, use nothing from it, but do not void the
         // epoch (Furuno sends `V` here beside a valid RMC and GGA).
         if navigationStatus == UInt8(ascii: "U") || navigationStatus == UInt8(ascii: "V") { return true }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        guard let position else { return true }
+        setPosition(position)
         if let altitude { epoch.altitudeMSL = altitude }
         if let satellites { epoch.satellites = satellites }
         setHDOP(hdop)
@@ -185,7 +200,7 @@ extension NMEASentenceParser {
 
     /// `$GPGST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt` — standard deviations in metres.
     mutating func gst(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+        let time = time(&f)
         f.skip(1)   // RMS of the range residuals: not a position error (u-blox sends 228650)
         let major = f.decimal(0...1e6)
         let minor = f.decimal(0...1e6)
@@ -206,7 +221,7 @@ extension NMEASentenceParser {
 
     /// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`
     mutating func zda(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+        let time = time(&f)
         let dayOfMonth = f.integer(maximum: 31)
         let month = f.integer(maximum: 12)
         let year = f.integer(maximum: 9_999)

@@ -17,6 +17,18 @@ import Testing
         return writer.bytes
     }
 
+    @Test func reusedWriterPrintsEachDateRight() {
+        var writer = JSONLineWriter()
+        let start = Timestamp(year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 58)!
+        for step in [0, 1, 1, 900, 86_400_000, -86_400_000 * 3, 1, 86_400_000 * 400] {
+            let fix = Fix(time: Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(step) * 1_000),
+                          coordinate: Coordinate(latitude: 1, longitude: 2))
+            writer.removeAll()
+            writer.fixLine(fix)
+            #expect(writer.bytes == Self.fieldByField(fix))
+        }
+    }
+
     @Test func fastLineMatchesFieldByFieldForRandomFixes() {
         var rng = SystemRandomNumberGenerator()
         let awkward: [Double] = [0, -0.0, 0.0005, -0.0005, 0.0004999, 1e-10, -1e-10, 59.9, 181.39, 359.9995,
