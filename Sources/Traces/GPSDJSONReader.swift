@@ -93,9 +93,9 @@ private struct TPV {
         if let speed, (0...1_100).contains(speed) { fix.speed = speed }
         if let track, (0...360).contains(track) { fix.course = track == 360 ? 0 : track }
         // gpsd's error estimates are 95% confidence; 1.96 sigma per axis, about 2 sigma radially.
-        if let epx, let epy, epx >= 0, epy >= 0 {
+        if let epx, let epy, epx > 0, epy > 0, epx < 1e6, epy < 1e6 {
             fix.horizontalAccuracy = (epx * epx + epy * epy).squareRoot() / 1.96
-        } else if let eph, eph >= 0 {
+        } else if let eph, eph > 0, eph < 1e6 {
             fix.horizontalAccuracy = eph / 2
         }
         return fix

@@ -210,12 +210,14 @@ extension NMEASentenceParser {
         guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
-        // The 1-sigma radial error (DRMS) of the horizontal error ellipse.
+        // The 1-sigma radial error (DRMS) of the horizontal error ellipse; zero means "not known".
+        var radial = Double.nan
         if let latitudeError, let longitudeError {
-            epoch.gstAccuracy = (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()
+            radial = (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()
         } else if let major, let minor {
-            epoch.gstAccuracy = (major * major + minor * minor).squareRoot()
+            radial = (major * major + minor * minor).squareRoot()
         }
+        if radial > 0 { epoch.gstAccuracy = radial }
         return true
     }
 
