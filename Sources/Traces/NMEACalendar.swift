@@ -18,8 +18,18 @@ struct NMEACalendar {
         lastTimeOfDay = timeOfDay
     }
 
-    mutating func setDay(_ dayNumber: Int, zdaYear: Int? = nil) {
-        day = dayNumber
+    /// The date at `timeOfDay`, applied to the current epoch: a ZDA stamped just after midnight
+    /// for an epoch just before it (or the other way round) is a day off, so the day is shifted.
+    mutating func setDay(_ dayNumber: Int, at timeOfDay: Int32, zdaYear: Int? = nil) {
+        var aligned = dayNumber
+        if lastTimeOfDay < 0 {
+            lastTimeOfDay = timeOfDay
+        } else if lastTimeOfDay - timeOfDay > 43_200_000 {
+            aligned -= 1   // the epoch is before midnight, the ZDA after
+        } else if timeOfDay - lastTimeOfDay > 43_200_000 {
+            aligned += 1   // the ZDA is before midnight, the epoch after
+        }
+        day = aligned
         if let zdaYear { referenceYear = zdaYear }
     }
 

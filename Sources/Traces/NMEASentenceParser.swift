@@ -95,8 +95,8 @@ struct NMEASentenceParser {
         case NMEASentenceParser.gns: accepted = gns(&fields, emit)
         case NMEASentenceParser.vtg: accepted = vtg(&fields)
         case NMEASentenceParser.gsa: accepted = gsa(&fields)
-        case NMEASentenceParser.gst: accepted = gst(&fields, emit)
-        case NMEASentenceParser.zda: accepted = zda(&fields, emit)
+        case NMEASentenceParser.gst: accepted = gst(&fields)
+        case NMEASentenceParser.zda: accepted = zda(&fields)
         default: accepted = true
         }
         if !accepted { statistics.malformed += 1 }

@@ -93,7 +93,7 @@ extension NMEASentenceParser {
             epoch.isVoid = true
             return true
         }
-        if let day, time != nil { calendar.setDay(day) }
+        if let day, let time { calendar.setDay(day, at: time) }
         guard let position else { return true }
         setPosition(position)
         if let knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
@@ -199,7 +199,7 @@ extension NMEASentenceParser {
     }
 
     /// `$GPGST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt` — standard deviations in metres.
-    mutating func gst(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+    mutating func gst(_ f: inout NMEAFields) -> Bool {
         let time = time(&f)
         f.skip(1)   // RMS of the range residuals: not a position error (u-blox sends 228650)
         let major = f.decimal(0...1e6)
@@ -208,8 +208,9 @@ extension NMEASentenceParser {
         let latitudeError = f.decimal(0...1e6)
         let longitudeError = f.decimal(0...1e6)
         guard !f.isMalformed else { return false }
-        enter(time, emit)
-        guard !epoch.isClosed else { return true }
+        // GST describes the fix of its time: one that arrives with another epoch is of no use, and
+        // must not split that epoch.
+        guard let time, time == epoch.timeOfDay, !epoch.isClosed else { return true }
         // The 1-sigma radial error (DRMS) of the horizontal error ellipse; zero means "not known".
         var radial = Double.nan
         if let latitudeError, let longitudeError {
@@ -222,7 +223,7 @@ extension NMEASentenceParser {
     }
 
     /// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`
-    mutating func zda(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+    mutating func zda(_ f: inout NMEAFields) -> Bool {
         let time = time(&f)
         let dayOfMonth = f.integer(maximum: 31)
         let month = f.integer(maximum: 12)
@@ -235,8 +236,9 @@ extension NMEASentenceParser {
         } else if dayOfMonth != nil || month != nil || year != nil {
             return false
         }
-        enter(time, emit)
-        if let day, let year, time != nil { calendar.setDay(day, zdaYear: year) }
+        // ZDA is the receiver's clock, not a fix, and may be stamped a little apart from the epoch
+        // it is sent with: it sets the date but does not start an epoch.
+        if let day, let year, let time { calendar.setDay(day, at: time, zdaYear: year) }
         return true
     }
 }

@@ -49,6 +49,21 @@ import Testing
         #expect(readNMEA(Self.rmc("000000.00", "220899")).fixes.first?.time == timestamp(1999, 8, 22))
     }
 
+    @Test func gstOfAnotherTimeIsIgnoredAndDoesNotSplitTheEpoch() throws {
+        let text = Self.gga("120001.00") + sentence("GPGST,120000.00,1.6,1.3,1.0,0.4,1.0,1.1,2.6")
+            + Self.rmc("120001.00", "030624")
+        let fixes = readNMEA(text).fixes
+        #expect(fixes.count == 1)
+        let fix = try #require(fixes.first)
+        #expect(fix.horizontalAccuracy == 0.9 * NMEAEpoch.userEquivalentRangeError)
+        #expect(fix.speed != nil && fix.altitudeMSL != nil)
+    }
+
+    @Test func zdaStampedAcrossMidnightFromItsEpochDatesItRight() {
+        let text = Self.gga("235959.95") + sentence("GPZDA,000000.05,04,06,2024,00,00") + Self.gga("000000.95")
+        #expect(readNMEA(text).fixes.map(\.time) == [timestamp(2024, 6, 3, 23, 59, 59, 950), timestamp(2024, 6, 4, 0, 0, 0, 950)])
+    }
+
     @Test func untimedSentencesJoinTheCurrentEpoch() {
         let fixes = readNMEA(sentence("GPGSA,A,2,17,28,06,,,,,,,,,,1.8,1.1,1.5") + Self.gga("120000.00")
                              + sentence("GPVTG,054.7,T,,M,005.5,N,010.2,K,A")).fixes
