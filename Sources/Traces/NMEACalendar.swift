@@ -9,7 +9,7 @@ struct NMEACalendar {
     private(set) var day: Int?
     private var lastTimeOfDay: Int32 = -1
     /// The last four-digit year from ZDA, to place RMC's two-digit years in the right century.
-    private var referenceYear: Int?
+    private(set) var referenceYear: Int?
 
     /// A new epoch at `timeOfDay`: a time of day more than half a day earlier than the previous one
     /// means midnight has passed (a later RMC or ZDA confirms or corrects the date).

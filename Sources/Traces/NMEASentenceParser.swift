@@ -14,6 +14,7 @@ struct NMEASentenceParser {
     var calendar = NMEACalendar()
     var timeMemo = NMEAFieldMemo<Int32?>()
     var positionMemo = NMEAFieldMemo<NMEAPosition?>()
+    var dateMemo = NMEAFieldMemo<Int?>()
     /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
     private var checksumsSeen = false
 

@@ -29,6 +29,20 @@ extension NMEASentenceParser {
         }
     }
 
+    /// RMC's `ddmmyy` as a day number, through the memo (which a new ZDA year clears).
+    private mutating func date(_ f: inout NMEAFields) -> Int? {
+        let calendar = self.calendar
+        return f.memoized(&dateMemo) { f in
+            guard let date = f.dayMonthYear() else { return nil }
+            let year = calendar.fullYear(twoDigit: date.year)
+            guard let day = NMEACalendar.dayNumber(year: year, month: date.month, day: date.day) else {
+                f.markMalformed()
+                return nil
+            }
+            return day
+        }
+    }
+
     private mutating func setPosition(_ position: NMEAPosition) {
         epoch.latitude = position.latitude
         epoch.longitude = position.longitude
@@ -74,18 +88,13 @@ extension NMEASentenceParser {
         let position = position(&f)
         let knots = f.decimal(Self.speedRange)
         let course = f.decimal(0...360)
-        let date = f.dayMonthYear()
+        let day = date(&f)
         var faaMode: UInt8?
         if f.hasMoreFields {
             f.skip(2)   // magnetic variation and its direction
             if f.hasMoreFields { faaMode = f.raw().first }
         }
         guard !f.isMalformed else { return false }
-        var day: Int?
-        if let date {
-            day = NMEACalendar.dayNumber(year: calendar.fullYear(twoDigit: date.year), month: date.month, day: date.day)
-            guard day != nil else { return false }
-        }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
@@ -238,7 +247,10 @@ extension NMEASentenceParser {
         }
         // ZDA is the receiver's clock, not a fix, and may be stamped a little apart from the epoch
         // it is sent with: it sets the date but does not start an epoch.
-        if let day, let year, let time { calendar.setDay(day, at: time, zdaYear: year) }
+        if let day, let year, let time {
+            if year != calendar.referenceYear { dateMemo = NMEAFieldMemo() }
+            calendar.setDay(day, at: time, zdaYear: year)
+        }
         return true
     }
 }

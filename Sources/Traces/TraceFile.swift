@@ -15,19 +15,27 @@ public enum TraceFile {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
 
         var reader = TraceReader(format: format)
-        var fixes: [Fix] = []
+        // The readers' emit closures cannot throw: the first error from `body` is kept, later fixes
+        // are skipped, and the error is rethrown when the chunk is done. (Closure literals, not a
+        // closure value, so that the per-fix call is not paid for with reference counting.)
+        var failure: (any Error)?
         do {
             try chunks(of: descriptor) { chunk in
-                try reader.consume(chunk) { fixes.append($0) }
-                for fix in fixes { try body(fix) }
-                fixes.removeAll(keepingCapacity: true)
+                try reader.consume(chunk) { fix in
+                    guard failure == nil else { return }
+                    do { try body(fix) } catch { failure = error }
+                }
+                if let failure { throw failure }
             }
-            try reader.finish { fixes.append($0) }
-        } catch var error as TraceError {
+            try reader.finish { fix in
+                guard failure == nil else { return }
+                do { try body(fix) } catch { failure = error }
+            }
+        } catch var error as TraceError where failure == nil {
             error.file = name
             throw error
         }
-        for fix in fixes { try body(fix) }
+        if let failure { throw failure }
         return reader.statistics
     }
 
