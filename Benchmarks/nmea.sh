@@ -29,16 +29,20 @@ REPEAT=$REPEAT "$SHARED/run_peers.sh" nmea | grep -v '"machine"' | tee -a "$OUT"
 python3 - "$OUT" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if '"tool"' in l]
-def rate(tool):
-    runs = [r for r in rows if r["tool"] == tool]
-    if not runs: return None
-    if "MB_per_s" in runs[-1]: return runs[-1]["MB_per_s"]
-    return runs[0]["bytes"] / 1e6 / statistics.median(r["wall_s"] for r in runs)
-fixes, parse, gpsdecode, pynmea2 = (rate(t) for t in ("geowake fixes", "geowake bench nmea", "gpsdecode", "pynmea2"))
-print("\n| tool | MB/s | geowake fixes is ... x faster |\n| --- | ---: | ---: |")
-for name, value in (("geowake fixes FILE > /dev/null", fixes), ("geowake bench nmea (parse only)", parse),
-                    ("gpsdecode < FILE > /dev/null", gpsdecode), ("pynmea2.parse per line", pynmea2)):
-    ratio = "" if name.startswith("geowake") or not value else f"{fixes / value:.1f}"
-    print(f"| {name} | {value:.1f} | {ratio} |")
+def runs(tool): return [r for r in rows if r["tool"] == tool]
+def wall_rate(tool):
+    r = runs(tool)
+    if not r: return None
+    if "MB_per_s" in r[-1]: return r[-1]["MB_per_s"]
+    return r[0]["bytes"] / 1e6 / statistics.median(x["wall_s"] for x in r)
+fixes = wall_rate("geowake fixes")
+cpu = [x for x in runs("geowake fixes")]
+fixes_cpu = cpu[0]["bytes"] / 1e6 / statistics.median(x["user_s"] + x["sys_s"] for x in cpu)
+print("\n| tool | MB/s (wall, median) | geowake fixes is ... x faster |\n| --- | ---: | ---: |")
+print(f"| geowake fixes FILE > /dev/null | {fixes:.1f} (CPU time: {fixes_cpu:.1f}) | |")
+print(f"| geowake bench nmea (parse only, no output) | {wall_rate('geowake bench nmea'):.1f} | |")
+for name, tool in (("gpsdecode < FILE > /dev/null", "gpsdecode"), ("pynmea2.parse per line", "pynmea2")):
+    value = wall_rate(tool)
+    print(f"| {name} | {value:.1f} | {fixes / value:.1f} |")
 PY
 echo "results: $OUT" >&2
