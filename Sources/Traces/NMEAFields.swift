@@ -100,25 +100,28 @@ struct NMEAFields {
             negative = p.pointee == UInt8(ascii: "-")
             p += 1
         }
+        // Whole digits, then fraction digits, each in a tight loop; anything else before the comma
+        // makes the field malformed. Wrapping arithmetic: over 17 digits is rejected before use.
+        let digitsStart = p
         var mantissa: Int64 = 0
-        var digits = 0
+        while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ Int64(digit)
+            p += 1
+        }
         var scale = 0
-        var seenPoint = false
-        var valid = true
-        while p < end {
-            let c = p.pointee
-            if c == UInt8(ascii: ",") { break }
-            let digit = c &- UInt8(ascii: "0")
-            if digit < 10 {
-                // Wrapping: more than 17 digits is rejected below, before the value is used.
+        let hasPoint = p < end && p.pointee == UInt8(ascii: ".")
+        if hasPoint {
+            p += 1
+            while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
                 mantissa = mantissa &* 10 &+ Int64(digit)
-                digits &+= 1
-                if seenPoint { scale &+= 1 }
-            } else if c == UInt8(ascii: ".") && !seenPoint {
-                seenPoint = true
-            } else {
-                valid = false
+                scale &+= 1
+                p += 1
             }
+        }
+        let digits = p - digitsStart - (hasPoint ? 1 : 0)
+        var valid = true
+        while p < end && p.pointee != UInt8(ascii: ",") {
+            valid = false
             p += 1
         }
         count = p - start
@@ -170,35 +173,47 @@ struct NMEAFields {
     /// Both empty is "no position" (nil); one without the other, or minutes ≥ 60, is malformed.
     /// Whole and fractional minutes are read as integers, so only the final division rounds.
     mutating func angle(maximumDegrees: Int64, positive: UInt8, negative: UInt8) -> Double? {
-        advance()
-        let text = start, length = count
-        advance()
-        if length == 0 && count == 0 { return nil }
-        guard length > 0, count == 1, start.pointee == positive || start.pointee == negative else {
+        guard !exhausted else {
             isMalformed = true
+            count = 0
             return nil
         }
-        var i = 0
+        let text = cursor
+        var p = cursor
         var whole: Int64 = 0
-        while i < length && i < 6, case let digit = text[i] &- UInt8(ascii: "0"), digit < 10 {
+        while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
             whole = whole &* 10 &+ Int64(digit)
-            i += 1
+            p += 1
         }
+        let wholeDigits = p - text
         var fraction: Int64 = 0
         var fractionDigits = 0
-        if i > 0 && i < length && text[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < length && fractionDigits < 12, case let digit = text[i] &- UInt8(ascii: "0"), digit < 10 {
+        if p < end && p.pointee == UInt8(ascii: ".") {
+            p += 1
+            while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
                 fraction = fraction &* 10 &+ Int64(digit)
                 fractionDigits += 1
-                i += 1
+                p += 1
             }
+        }
+        var valid = true
+        while p < end && p.pointee != UInt8(ascii: ",") {
+            valid = false
+            p += 1
+        }
+        let length = p - text
+        if p < end { cursor = p + 1 } else { exhausted = true }
+        advance()   // the hemisphere
+        if length == 0 && count == 0 { return nil }
+        guard valid, wholeDigits > 0, wholeDigits <= 6, fractionDigits <= 12, count == 1,
+              start.pointee == positive || start.pointee == negative else {
+            isMalformed = true
+            return nil
         }
         let degrees = whole / 100
         let unit = Int64(NMEAFields.powerOfTen(fractionDigits))
         let minutes = (whole % 100) &* unit &+ fraction
-        guard i == length, i > 0, degrees <= maximumDegrees, minutes < 60 * unit,
-              degrees < maximumDegrees || minutes == 0 else {
+        guard degrees <= maximumDegrees, minutes < 60 * unit, degrees < maximumDegrees || minutes == 0 else {
             isMalformed = true
             return nil
         }
