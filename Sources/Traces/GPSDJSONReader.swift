@@ -1,6 +1,6 @@
 /// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
 /// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.
-public struct GPSDJSONReader {
+public struct GPSDJSONReader: Sendable {
     public private(set) var statistics = TraceStatistics()
     private var lines = LineSplitter(maximumLength: 1 << 16)
 

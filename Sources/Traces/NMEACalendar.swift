@@ -4,7 +4,7 @@
 /// No GPS-week-rollover guess is applied: a receiver whose firmware reports a date 1024 weeks early
 /// is reported as it is. gpsd's own guess is exactly what `../shared/traces` had to undo, and the guess
 /// silently corrupts correct old logs; a consumer that knows its receiver is affected can shift times.
-struct NMEACalendar {
+struct NMEACalendar: Sendable {
     /// Days since 1970-01-01 of the current epoch; nil until RMC or ZDA supplied a date.
     private(set) var day: Int?
     private var lastTimeOfDay: Int32 = -1

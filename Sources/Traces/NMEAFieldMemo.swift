@@ -1,6 +1,6 @@
 /// The text a group of fields was last decoded from, and the result. The sentences of one epoch
 /// repeat the same time and position text (GGA, RMC, GLL, GNS), so each is decoded once per epoch.
-struct NMEAFieldMemo<Value> {
+struct NMEAFieldMemo<Value: Sendable>: Sendable {
     static var capacity: Int { 48 }
     private var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     private var count = -1

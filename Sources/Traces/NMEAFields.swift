@@ -253,7 +253,7 @@ extension NMEAFields {
     }
 }
 
-struct NMEAPosition {
+struct NMEAPosition: Sendable {
     var latitude: Double
     var longitude: Double
 }

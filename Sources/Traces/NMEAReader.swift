@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Sentences of one epoch (the same UTC time of day) merge into one fix, reported when the next epoch
 /// begins, on `flush` or on `finish`. State (date, pending epoch, a partial sentence) persists across calls.
-public struct NMEAReader {
+public struct NMEAReader: Sendable {
     private var parser = NMEASentenceParser()
     /// The bytes after the `$` of a sentence the previous chunk ended in.
     private var carry: [UInt8] = []

@@ -4,7 +4,7 @@ import Glibc
 
 /// Checks one framed sentence (the bytes after its `$`) and hands its fields to the sentence
 /// handlers, which merge them into the current epoch. `NMEAReader` does the framing.
-struct NMEASentenceParser {
+struct NMEASentenceParser: Sendable {
     /// Longest sentence body accepted. NMEA allows 82 characters per line; survey receivers with
     /// 8-decimal minutes and multi-constellation GSV exceed that, so the cap is generous but bounded.
     static let maximumBodyLength = 250

@@ -1,6 +1,6 @@
 /// Reads any trace format, detecting it from the first bytes unless told. Same streaming protocol as
 /// `NMEAReader`: `consume` chunks as they come, `finish` at the end of input.
-public struct TraceReader {
+public struct TraceReader: Sendable {
     /// The format, once known.
     public private(set) var format: TraceFormat?
     private var nmea = NMEAReader()
