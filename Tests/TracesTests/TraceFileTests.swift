@@ -11,7 +11,7 @@ import Testing
 
     @Test func edgeCasesTraceGivesExactlyTheExpectedLines() throws {
         var writer = JSONLineWriter()
-        let statistics = try TraceFile.read(Paths.traces + "/edge-cases.nmea") { writer.fixLine($0) }
+        let statistics = try TraceFile.read(Paths.traces + "/edge-cases.log") { writer.fixLine($0) }
         let expected = try #require(FileManager.default.contents(atPath: Paths.traces + "/edge-cases.expected.jsonl"))
         #expect(writer.bytes == Array(expected))
         #expect(statistics == {
