@@ -89,16 +89,13 @@ struct FixLineFormatter {
         if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
         // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
         let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
-        var fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
+        let fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
         unsigned(whole, minimumDigits: 1)
         guard fraction != 0 else { return }
-        var fractionDigits = decimals
-        while fraction % 10 == 0 {
-            fraction /= 10
-            fractionDigits -= 1
-        }
+        // All the digits, then the trailing zeros taken back: cheaper than dividing them away.
         byte(UInt8(ascii: "."))
-        digits(fraction, count: fractionDigits)
+        digits(fraction, count: decimals)
+        while p[-1] == UInt8(ascii: "0") { p -= 1 }
     }
 
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
