@@ -56,6 +56,11 @@ struct NMEAFields {
         for _ in 0..<fields { advance() }
     }
 
+    /// Skips up to `fields` optional trailing fields, as many as the sentence has.
+    mutating func skipOptional(_ fields: Int) {
+        for _ in 0..<fields where !exhausted { advance() }
+    }
+
     /// The current field's bytes, for the address and multi-character indicators.
     mutating func raw() -> UnsafeBufferPointer<UInt8> {
         advance()

@@ -89,11 +89,8 @@ extension NMEASentenceParser {
         let knots = f.decimal(Self.speedRange)
         let course = f.decimal(0...360)
         let day = date(&f)
-        var faaMode: UInt8?
-        if f.hasMoreFields {
-            f.skip(2)   // magnetic variation and its direction
-            if f.hasMoreFields { faaMode = f.raw().first }
-        }
+        f.skipOptional(2)   // magnetic variation and its direction
+        let faaMode = f.hasMoreFields ? f.raw().first : nil
         guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
@@ -136,11 +133,8 @@ extension NMEASentenceParser {
         let satellites = f.integer(maximum: 99)
         let hdop = f.decimal(0...1_000)
         let altitude = f.decimal(Self.altitudeRange)
-        var navigationStatus: UInt8?
-        if f.hasMoreFields {
-            f.skip(3)   // geoid separation, correction age, station
-            if f.hasMoreFields { navigationStatus = f.raw().first }
-        }
+        f.skipOptional(3)   // geoid separation, correction age, station
+        let navigationStatus = f.hasMoreFields ? f.raw().first : nil
         var anyValid = false
         for c in modes {
             guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) else { return false }
@@ -174,14 +168,10 @@ extension NMEASentenceParser {
         if second.count == 1 && second[0] == UInt8(ascii: "T") {
             f.skip(2)
             knots = f.decimal(Self.speedRange)
-            if f.hasMoreFields {
-                f.skip(1)
-                kmh = f.decimal(0...3_800)
-                if f.hasMoreFields {
-                    f.skip(1)
-                    if f.hasMoreFields { faaMode = f.raw().first }
-                }
-            }
+            f.skipOptional(1)
+            kmh = f.hasMoreFields ? f.decimal(0...3_800) : nil
+            f.skipOptional(1)
+            faaMode = f.hasMoreFields ? f.raw().first : nil
         } else {
             knots = f.decimal(Self.speedRange)
             kmh = f.decimal(0...3_800)

@@ -82,6 +82,16 @@ import Testing
         #expect(fix.time == timestamp(2014, 12, 31, 3, 7, 19))
     }
 
+    @Test func optionalTrailingFieldsMayBeMissing() {
+        for body in ["GPRMC,030719.000,A,3747.0873,S,17518.8938,E,0.69,181.39,311214",
+                     "GPRMC,030719.000,A,3747.0873,S,17518.8938,E,0.69,181.39,311214,020.3",
+                     "GNGNS,030719.000,3747.0873,S,17518.8938,E,AA,11,1.3,168.9,39.5",
+                     "GPVTG,181.39,T,,M,0.69,N"] {
+            let (fixes, statistics) = readNMEA(Self.gga + sentence(body))
+            #expect(fixes.count == 1 && statistics.malformed == 0, "\(body)")
+        }
+    }
+
     @Test func anyTalkerIsAccepted() throws {
         for talker in ["GP", "GN", "GL", "GA", "GB", "BD", "GQ", "GI"] {
             let fix = readNMEA(sentence(talker + "GGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000")).fixes
