@@ -94,7 +94,11 @@ struct FixLineFormatter {
         guard fraction != 0 else { return }
         // All the digits, then the trailing zeros taken back: cheaper than dividing them away.
         byte(UInt8(ascii: "."))
-        digits(fraction, count: decimals)
+        if decimals == 9 {
+            nineDigits(UInt32(truncatingIfNeeded: fraction))
+        } else {
+            threeDigits(UInt32(truncatingIfNeeded: fraction))
+        }
         while p[-1] == UInt8(ascii: "0") { p -= 1 }
     }
 
@@ -126,6 +130,33 @@ struct FixLineFormatter {
         }
         if i == 1 { p[0] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0") }
         p += count
+    }
+
+    /// Exactly nine digits of `v` < 10^9, unrolled, in 32-bit arithmetic.
+    private mutating func nineDigits(_ v: UInt32) {
+        let pairs = FixLineFormatter.digitPairs.utf8Start
+        let high = v / 100_000, low = v % 100_000
+        let h1 = Int(high / 100) &* 2, h2 = Int(high % 100) &* 2
+        let l1 = Int(low / 1_000) &* 2, l2 = Int(low / 10 % 100) &* 2
+        p[0] = pairs[h1]
+        p[1] = pairs[h1 + 1]
+        p[2] = pairs[h2]
+        p[3] = pairs[h2 + 1]
+        p[4] = pairs[l1]
+        p[5] = pairs[l1 + 1]
+        p[6] = pairs[l2]
+        p[7] = pairs[l2 + 1]
+        p[8] = UInt8(truncatingIfNeeded: low % 10) &+ UInt8(ascii: "0")
+        p += 9
+    }
+
+    /// Exactly three digits of `v` < 1000.
+    private mutating func threeDigits(_ v: UInt32) {
+        let pair = Int(v % 100) &* 2
+        p[0] = UInt8(truncatingIfNeeded: v / 100) &+ UInt8(ascii: "0")
+        p[1] = FixLineFormatter.digitPairs.utf8Start[pair]
+        p[2] = FixLineFormatter.digitPairs.utf8Start[pair + 1]
+        p += 3
     }
 
     private mutating func twoDigits(_ v: Int) {
