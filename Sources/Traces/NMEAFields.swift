@@ -20,7 +20,7 @@ struct NMEAFields {
     }
 
     /// Moves to the next field; a field that is not there is malformed input.
-    private mutating func advance() {
+    @inline(__always) private mutating func advance() {
         guard !exhausted else {
             isMalformed = true
             count = 0
@@ -68,7 +68,7 @@ struct NMEAFields {
     }
 
     /// A one-character indicator such as a status `A`/`V` or a hemisphere.
-    mutating func character() -> UInt8? {
+    @inline(__always) mutating func character() -> UInt8? {
         advance()
         if count == 0 { return nil }
         if count != 1 { isMalformed = true }
@@ -76,7 +76,7 @@ struct NMEAFields {
     }
 
     /// A non-negative integer such as a satellite count or fix quality.
-    mutating func integer(maximum: Int) -> Int? {
+    @inline(__always) mutating func integer(maximum: Int) -> Int? {
         advance()
         if count == 0 { return nil }
         guard count <= 9 else { isMalformed = true; return nil }
@@ -92,7 +92,7 @@ struct NMEAFields {
 
     /// A decimal number within `range`, e.g. `-31.442`, `0.54`, `083.1`: scanned and decoded in one
     /// pass, as an exact integer mantissa and a power of ten, so the only rounding is the final division.
-    mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
+    @inline(__always) mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
         guard !exhausted else {
             isMalformed = true
             count = 0
