@@ -67,7 +67,9 @@ private struct TPV {
                 if time == nil { isMalformed = true }
             }
         case .number(let x):
-            if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
+            // gpsd before 3.10 wrote `time` as seconds since 1970.
+            if key.equals("time") { time = (0...1e11).contains(x) ? Timestamp(secondsSince1970: x) : nil }
+            else if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
             else if key.equals("lat") { latitude = x }
             else if key.equals("lon") { longitude = x }
             else if key.equals("altMSL") { altitudeMSL = x }

@@ -15,6 +15,11 @@ import Testing
         #expect(abs(fix.horizontalAccuracy! - 5.0 / 1.96) < 1e-12)
     }
 
+    @Test func oldNumericTimeIsRead() throws {
+        let old = #"{"class":"TPV","tag":"RMC","device":"/dev/ttyUSB0","time":1270517264.240,"ept":0.005,"lat":40.0,"lon":-75.1,"mode":2}"#
+        #expect(try readTrace(old).fixes.first?.time == timestamp(2010, 4, 6, 1, 27, 44, 240))
+    }
+
     @Test func otherClassesAndNoFixReportsAreIgnored() throws {
         let lines = [
             #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
