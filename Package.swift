@@ -26,6 +26,7 @@ let package = Package(
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS"]),
     ],
     swiftLanguageModes: [.v6]
