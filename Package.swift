@@ -25,6 +25,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
+        .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
+        .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
     ],
     swiftLanguageModes: [.v6]
 )
