@@ -25,6 +25,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
     ],

@@ -1,0 +1,103 @@
+/// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
+/// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.
+public struct GPSDJSONReader {
+    public private(set) var statistics = TraceStatistics()
+    private var lines = LineSplitter(maximumLength: 1 << 16)
+
+    public init() {}
+
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+        // Moved out while in use, so the closure may mutate `self` and the carry stays uniquely owned.
+        var splitter = lines
+        lines = LineSplitter(maximumLength: 0)
+        splitter.split(bytes) { line(line: $0, emit) }
+        lines = splitter
+    }
+
+    public mutating func finish(_ emit: (Fix) -> Void) {
+        var splitter = lines
+        lines = LineSplitter(maximumLength: 0)
+        splitter.finish { line(line: $0, emit) }
+        lines = splitter
+    }
+
+    private mutating func line(line: UnsafeBufferPointer<UInt8>?, _ emit: (Fix) -> Void) {
+        guard let line else {
+            statistics.sentences += 1
+            statistics.malformed += 1
+            return
+        }
+        guard let first = line.first(where: { $0 > UInt8(ascii: " ") }), first != UInt8(ascii: "#") else { return }
+        statistics.sentences += 1
+        var report = TPV()
+        let wellFormed = JSONObjectScanner.members(of: line) { key, value in report.set(key, value) }
+        guard wellFormed, !report.isMalformed else {
+            statistics.malformed += 1
+            return
+        }
+        guard report.isTPV, let fix = report.fix else { return }
+        emit(fix)
+        statistics.fixes += 1
+    }
+}
+
+/// The members of a TPV report that make a `Fix`.
+private struct TPV {
+    var isTPV = false
+    var isMalformed = false
+    var mode = 0
+    var time: Timestamp?
+    var latitude: Double?
+    var longitude: Double?
+    var altitudeMSL: Double?
+    var altitude: Double?
+    var speed: Double?
+    var track: Double?
+    var eph: Double?
+    var epx: Double?
+    var epy: Double?
+
+    mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONObjectScanner.Value) {
+        switch value {
+        case .string(let text):
+            if key.equals("class") {
+                isTPV = text.equals("TPV")
+            } else if key.equals("time") {
+                time = ISO8601.timestamp(text)
+                if time == nil { isMalformed = true }
+            }
+        case .number(let x):
+            if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
+            else if key.equals("lat") { latitude = x }
+            else if key.equals("lon") { longitude = x }
+            else if key.equals("altMSL") { altitudeMSL = x }
+            else if key.equals("alt") { altitude = x }
+            else if key.equals("speed") { speed = x }
+            else if key.equals("track") { track = x }
+            else if key.equals("eph") { eph = x }
+            else if key.equals("epx") { epx = x }
+            else if key.equals("epy") { epy = x }
+        case .other:
+            break
+        }
+    }
+
+    /// Nil without a 2D/3D mode and a position; a value out of range makes the report malformed.
+    var fix: Fix? {
+        guard mode >= 2, let latitude, let longitude else { return nil }
+        var fix = Fix(time: time, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                      mode: mode == 3 ? .threeD : .twoD)
+        guard fix.coordinate.isValid else { return nil }
+        // Before gpsd 3.20 `alt` was the MSL altitude; later it is `altMSL` (and `alt` is deprecated).
+        if let altitude = altitudeMSL ?? altitude, (-1_000...100_000).contains(altitude) { fix.altitudeMSL = altitude }
+        if let speed, (0...1_100).contains(speed) { fix.speed = speed }
+        if let track, (0...360).contains(track) { fix.course = track == 360 ? 0 : track }
+        // gpsd's error estimates are 95% confidence; 1.96 sigma per axis, about 2 sigma radially.
+        if let epx, let epy, epx >= 0, epy >= 0 {
+            fix.horizontalAccuracy = (epx * epx + epy * epy).squareRoot() / 1.96
+        } else if let eph, eph >= 0 {
+            fix.horizontalAccuracy = eph / 2
+        }
+        return fix
+    }
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Checks one framed sentence (the bytes after its `$`) and hands its fields to the sentence
+/// handlers, which merge them into the current epoch. `NMEAReader` does the framing.
+struct NMEASentenceParser {
+    /// Longest sentence body accepted. NMEA allows 82 characters per line; survey receivers with
+    /// 8-decimal minutes and multi-constellation GSV exceed that, so the cap is generous but bounded.
+    static let maximumBodyLength = 250
+
+    var statistics = TraceStatistics()
+    var epoch = NMEAEpoch()
+    var calendar = NMEACalendar()
+    /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
+    private var checksumsSeen = false
+
+    /// `segment` runs from just after `$` to the next `$` or the end of the line. `lineEnded` says the
+    /// line terminator was seen, so the sentence is complete even without a checksum.
+    mutating func process(_ segment: UnsafePointer<UInt8>, count: Int, lineEnded: Bool, _ emit: (Fix) -> Void) {
+        if count == 0 { return }   // the first `$` of `$$` framing
+        statistics.sentences += 1
+        let searched = min(count, NMEASentenceParser.maximumBodyLength + 1)
+        if let found = memchr(segment, Int32(UInt8(ascii: "*")), searched) {
+            let star = found.assumingMemoryBound(to: UInt8.self)
+            let bodyCount = UnsafePointer(star) - segment
+            guard bodyCount + 3 <= count, let high = hexValue(star[1]), let low = hexValue(star[2]) else {
+                statistics.malformed += 1
+                return
+            }
+            guard NMEASentenceParser.checksum(segment, bodyCount) == high << 4 | low else {
+                statistics.checksumErrors += 1
+                return
+            }
+            checksumsSeen = true
+            dispatch(segment, bodyCount, emit)
+        } else {
+            var bodyCount = count
+            while bodyCount > 0 && segment[bodyCount - 1] <= UInt8(ascii: " ") { bodyCount -= 1 }
+            guard !checksumsSeen, lineEnded, bodyCount <= NMEASentenceParser.maximumBodyLength else {
+                statistics.malformed += 1
+                return
+            }
+            statistics.unchecked += 1
+            dispatch(segment, bodyCount, emit)
+        }
+    }
+
+    /// XOR of the body bytes, eight at a time.
+    static func checksum(_ body: UnsafePointer<UInt8>, _ count: Int) -> UInt8 {
+        var wide: UInt64 = 0
+        var i = 0
+        let raw = UnsafeRawPointer(body)
+        while i + 8 <= count {
+            wide ^= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        wide ^= wide >> 32
+        wide ^= wide >> 16
+        wide ^= wide >> 8
+        var sum = UInt8(truncatingIfNeeded: wide)
+        while i < count {
+            sum ^= body[i]
+            i += 1
+        }
+        return sum
+    }
+
+    private func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+
+    private mutating func dispatch(_ body: UnsafePointer<UInt8>, _ count: Int, _ emit: (Fix) -> Void) {
+        var fields = NMEAFields(body, count: count)
+        let address = fields.raw()
+        // Proprietary (`$P…`) and query sentences carry nothing we read.
+        guard address.count == 5, address[0] != UInt8(ascii: "P") else { return }
+        for c in address where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) {
+            statistics.malformed += 1
+            return
+        }
+        let type = UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4])
+        let accepted: Bool
+        switch type {
+        case NMEASentenceParser.gga: accepted = gga(&fields, emit)
+        case NMEASentenceParser.rmc: accepted = rmc(&fields, emit)
+        case NMEASentenceParser.gll: accepted = gll(&fields, emit)
+        case NMEASentenceParser.gns: accepted = gns(&fields, emit)
+        case NMEASentenceParser.vtg: accepted = vtg(&fields)
+        case NMEASentenceParser.gsa: accepted = gsa(&fields)
+        case NMEASentenceParser.gst: accepted = gst(&fields, emit)
+        case NMEASentenceParser.zda: accepted = zda(&fields, emit)
+        default: accepted = true
+        }
+        if !accepted { statistics.malformed += 1 }
+    }
+
+    private static func code(_ s: StaticString) -> UInt32 {
+        s.withUTF8Buffer { UInt32($0[0]) << 16 | UInt32($0[1]) << 8 | UInt32($0[2]) }
+    }
+    private static let gga = code("GGA"), rmc = code("RMC"), gll = code("GLL"), gns = code("GNS")
+    private static let vtg = code("VTG"), gsa = code("GSA"), gst = code("GST"), zda = code("ZDA")
+
+    /// Moves to the epoch of `timeOfDay` (reporting the previous one) unless it is the current one.
+    /// Sentences without a time belong to the current epoch.
+    mutating func enter(_ timeOfDay: Int32?, _ emit: (Fix) -> Void) {
+        guard let timeOfDay, timeOfDay != epoch.timeOfDay else { return }
+        if epoch.timeOfDay >= 0 {
+            report(emit)
+            epoch = NMEAEpoch(timeOfDay: timeOfDay)
+        } else if epoch.isClosed {
+            epoch = NMEAEpoch(timeOfDay: timeOfDay)
+        } else {
+            epoch.timeOfDay = timeOfDay   // untimed sentences seen so far open this epoch
+        }
+        calendar.advance(to: timeOfDay)
+    }
+
+    /// Emits the current epoch if it is a fix, and closes it.
+    mutating func report(_ emit: (Fix) -> Void) {
+        if epoch.isFix {
+            emit(epoch.fix(time: calendar.timestamp(timeOfDay: epoch.timeOfDay)))
+            statistics.fixes += 1
+        }
+        epoch = NMEAEpoch(timeOfDay: epoch.timeOfDay)
+        epoch.isClosed = true
+    }
+}

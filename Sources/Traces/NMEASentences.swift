@@ -1,0 +1,225 @@
+/// The sentence handlers. Each reads all its fields first and touches no state when any of them is
+/// malformed (it returns false and the sentence is counted as dropped); then it moves to the epoch of
+/// its time and merges what it carries.
+extension NMEASentenceParser {
+    static let metresPerSecondPerKnot = 1852.0 / 3600.0
+    private static let altitudeRange = -1_000.0...100_000.0
+    /// Knots; about 1000 m/s, twice the export-control limit receivers enforce.
+    private static let speedRange = 0.0...2_000.0
+
+    private static let north = UInt8(ascii: "N"), south = UInt8(ascii: "S")
+    private static let east = UInt8(ascii: "E"), west = UInt8(ascii: "W")
+
+    private mutating func setPosition(_ latitude: Double, _ longitude: Double) {
+        epoch.latitude = latitude
+        epoch.longitude = longitude
+        epoch.hasPosition = true
+    }
+
+    private mutating func setCourse(_ degrees: Double) {
+        epoch.course = degrees == 360 ? 0 : degrees
+    }
+
+    private mutating func setHDOP(_ hdop: Double?) {
+        // 0 and 99.9x are what receivers send for "unknown".
+        if let hdop, hdop > 0, hdop < 99 { epoch.hdop = hdop }
+    }
+
+    /// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,station`
+    mutating func gga(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let time = f.timeOfDay()
+        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let quality = f.integer(maximum: 9)
+        let satellites = f.integer(maximum: 99)
+        let hdop = f.decimal(0...1_000)
+        let altitude = f.decimal(Self.altitudeRange)
+        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        enter(time, emit)
+        guard !epoch.isClosed else { return true }
+        guard let quality, quality > 0 else {
+            epoch.isVoid = true
+            return true
+        }
+        guard let latitude, let longitude else { return true }
+        setPosition(latitude, longitude)
+        if let altitude { epoch.altitudeMSL = altitude }
+        if let satellites { epoch.satellites = satellites }
+        setHDOP(hdop)
+        return true
+    }
+
+    /// `$GPRMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,knots,course,ddmmyy,var,E,mode,navstatus`
+    mutating func rmc(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let time = f.timeOfDay()
+        let status = f.character()
+        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let knots = f.decimal(Self.speedRange)
+        let course = f.decimal(0...360)
+        let date = f.dayMonthYear()
+        var faaMode: UInt8?
+        if f.hasMoreFields {
+            f.skip(2)   // magnetic variation and its direction
+            if f.hasMoreFields { faaMode = f.raw().first }
+        }
+        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        var day: Int?
+        if let date {
+            day = NMEACalendar.dayNumber(year: calendar.fullYear(twoDigit: date.year), month: date.month, day: date.day)
+            guard day != nil else { return false }
+        }
+        enter(time, emit)
+        guard !epoch.isClosed else { return true }
+        // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
+        guard status == UInt8(ascii: "A") || status == UInt8(ascii: "D"), faaMode != UInt8(ascii: "N") else {
+            epoch.isVoid = true
+            return true
+        }
+        if let day, time != nil { calendar.setDay(day) }
+        guard let latitude, let longitude else { return true }
+        setPosition(latitude, longitude)
+        if let knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
+        if let course { setCourse(course) }
+        return true
+    }
+
+    /// `$GPGLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,mode`
+    mutating func gll(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let time = f.timeOfDay()
+        let status = f.character()
+        let faaMode = f.hasMoreFields ? f.raw().first : nil
+        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        enter(time, emit)
+        guard !epoch.isClosed else { return true }
+        guard status == UInt8(ascii: "A"), faaMode != UInt8(ascii: "N") else {
+            epoch.isVoid = true
+            return true
+        }
+        if let latitude, let longitude { setPosition(latitude, longitude) }
+        return true
+    }
+
+    /// `$GNGNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,modes,nn,h.h,a.a,sep,age,station,navstatus`;
+    /// one mode character per constellation (GPS, GLONASS, Galileo, BeiDou, …).
+    mutating func gns(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let time = f.timeOfDay()
+        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let modes = f.raw()
+        let satellites = f.integer(maximum: 99)
+        let hdop = f.decimal(0...1_000)
+        let altitude = f.decimal(Self.altitudeRange)
+        var navigationStatus: UInt8?
+        if f.hasMoreFields {
+            f.skip(3)   // geoid separation, correction age, station
+            if f.hasMoreFields { navigationStatus = f.raw().first }
+        }
+        var anyValid = false
+        for c in modes {
+            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) else { return false }
+            if c != UInt8(ascii: "N") { anyValid = true }
+        }
+        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        enter(time, emit)
+        guard !epoch.isClosed else { return true }
+        guard anyValid else {
+            epoch.isVoid = true
+            return true
+        }
+        // Unsafe or not-valid-for-navigation: like gpsd, use nothing from it, but do not void the
+        // epoch (Furuno sends `V` here beside a valid RMC and GGA).
+        if navigationStatus == UInt8(ascii: "U") || navigationStatus == UInt8(ascii: "V") { return true }
+        guard let latitude, let longitude else { return true }
+        setPosition(latitude, longitude)
+        if let altitude { epoch.altitudeMSL = altitude }
+        if let satellites { epoch.satellites = satellites }
+        setHDOP(hdop)
+        return true
+    }
+
+    /// `$GPVTG,course,T,magnetic,M,knots,N,kmh,K,mode`, or NMEA 1.5's `$GPVTG,course,magnetic,knots,kmh`.
+    mutating func vtg(_ f: inout NMEAFields) -> Bool {
+        let course = f.decimal(0...360)
+        let second = f.raw()
+        var knots: Double?
+        var kmh: Double?
+        var faaMode: UInt8?
+        if second.count == 1 && second[0] == UInt8(ascii: "T") {
+            f.skip(2)
+            knots = f.decimal(Self.speedRange)
+            if f.hasMoreFields {
+                f.skip(1)
+                kmh = f.decimal(0...3_800)
+                if f.hasMoreFields {
+                    f.skip(1)
+                    if f.hasMoreFields { faaMode = f.raw().first }
+                }
+            }
+        } else {
+            knots = f.decimal(Self.speedRange)
+            kmh = f.decimal(0...3_800)
+        }
+        guard !f.isMalformed else { return false }
+        // Estimated (dead reckoning) or not valid: nothing to use, as gpsd.
+        guard !epoch.isClosed, faaMode != UInt8(ascii: "N"), faaMode != UInt8(ascii: "E") else { return true }
+        if let course { setCourse(course) }
+        if let knots {
+            epoch.speed = knots * Self.metresPerSecondPerKnot
+        } else if let kmh {
+            epoch.speed = kmh / 3.6
+        }
+        return true
+    }
+
+    /// `$GNGSA,A,3,prn,…` — only the fix type is used; DOPs come with GGA/GNS.
+    mutating func gsa(_ f: inout NMEAFields) -> Bool {
+        f.skip(1)
+        let fixType = f.integer(maximum: 3)
+        guard !f.isMalformed else { return false }
+        if let fixType, fixType >= 2, !epoch.isClosed { epoch.gsaMode = max(epoch.gsaMode, fixType) }
+        return true
+    }
+
+    /// `$GPGST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt` — standard deviations in metres.
+    mutating func gst(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let time = f.timeOfDay()
+        f.skip(1)   // RMS of the range residuals: not a position error (u-blox sends 228650)
+        let major = f.decimal(0...1e6)
+        let minor = f.decimal(0...1e6)
+        f.skip(1)
+        let latitudeError = f.decimal(0...1e6)
+        let longitudeError = f.decimal(0...1e6)
+        guard !f.isMalformed else { return false }
+        enter(time, emit)
+        guard !epoch.isClosed else { return true }
+        // The 1-sigma radial error (DRMS) of the horizontal error ellipse.
+        if let latitudeError, let longitudeError {
+            epoch.gstAccuracy = (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()
+        } else if let major, let minor {
+            epoch.gstAccuracy = (major * major + minor * minor).squareRoot()
+        }
+        return true
+    }
+
+    /// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`
+    mutating func zda(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
+        let time = f.timeOfDay()
+        let dayOfMonth = f.integer(maximum: 31)
+        let month = f.integer(maximum: 12)
+        let year = f.integer(maximum: 9_999)
+        guard !f.isMalformed else { return false }
+        var day: Int?
+        if let dayOfMonth, let month, let year {
+            guard year >= 1980, let d = NMEACalendar.dayNumber(year: year, month: month, day: dayOfMonth) else { return false }
+            day = d
+        } else if dayOfMonth != nil || month != nil || year != nil {
+            return false
+        }
+        enter(time, emit)
+        if let day, let year, time != nil { calendar.setDay(day, zdaYear: year) }
+        return true
+    }
+}

@@ -1,0 +1,72 @@
+/// Reads any trace format, detecting it from the first bytes unless told. Same streaming protocol as
+/// `NMEAReader`: `consume` chunks as they come, `finish` at the end of input.
+public struct TraceReader {
+    /// The format, once known.
+    public private(set) var format: TraceFormat?
+    private var nmea = NMEAReader()
+    private var gpsd = GPSDJSONReader()
+    private var gpx = GPXReader()
+    /// Bytes held back until the format is known.
+    private var prefix: [UInt8] = []
+
+    /// How much of the start is examined before giving up on detection.
+    static let detectionLimit = 64 * 1024
+
+    public init(format: TraceFormat? = nil) {
+        self.format = format
+    }
+
+    public var statistics: TraceStatistics {
+        switch format {
+        case .nmea, nil: return nmea.statistics
+        case .gpsdJSON: return gpsd.statistics
+        case .gpx: return gpx.statistics
+        }
+    }
+
+    /// Throws `TraceError` when the first bytes are none of the formats.
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) throws {
+        guard format == nil else {
+            feed(bytes, emit)
+            return
+        }
+        prefix.append(contentsOf: bytes)
+        format = prefix.withUnsafeBytes { TraceFormat.detect($0) }
+        if format == nil {
+            guard prefix.count >= TraceReader.detectionLimit else { return }
+            throw TraceReader.unknownFormat
+        }
+        let held = prefix
+        prefix = []
+        held.withUnsafeBytes { feed($0, emit) }
+    }
+
+    public mutating func finish(_ emit: (Fix) -> Void) throws {
+        if format == nil {
+            // Empty, blank or comment-only input is an empty trace; anything else is not a trace.
+            let blank = prefix.allSatisfy { $0 <= UInt8(ascii: " ") }
+                || prefix.first(where: { $0 > UInt8(ascii: " ") }) == UInt8(ascii: "#")
+            guard blank else { throw TraceReader.unknownFormat }
+            format = .nmea
+            let held = prefix
+            prefix = []
+            held.withUnsafeBytes { feed($0, emit) }
+        }
+        switch format {
+        case .nmea, nil: nmea.finish(emit)
+        case .gpsdJSON: gpsd.finish(emit)
+        case .gpx: gpx.finish(emit)
+        }
+    }
+
+    private static let unknownFormat = TraceError("not a trace: expected NMEA 0183 sentences, gpsd JSON lines or GPX 1.1",
+                                                  location: "byte 0")
+
+    private mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+        switch format {
+        case .nmea, nil: nmea.consume(bytes, emit)
+        case .gpsdJSON: gpsd.consume(bytes, emit)
+        case .gpx: gpx.consume(bytes, emit)
+        }
+    }
+}

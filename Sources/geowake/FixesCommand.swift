@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Traces
+
+/// `geowake fixes TRACE`: the fixes of a trace as JSON lines, the reading summary on standard error.
+struct FixesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixes",
+        abstract: "Print the fixes of a trace (NMEA 0183, gpsd JSON or GPX) as JSON lines."
+    )
+
+    @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
+    var trace: String
+
+    func run() throws {
+        var output = StandardOutput()
+        let statistics: TraceStatistics
+        do {
+            statistics = try TraceFile.read(trace) { fix in
+                output.writer.fixLine(fix)
+                try output.lineDone()
+            }
+        } catch let error as TraceError {
+            throw CommandError(error.description)
+        }
+        try output.flush()
+        let summary = Array("geowake fixes: \(statistics.summary)\n".utf8)
+        _ = summary.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
