@@ -6,7 +6,8 @@
 /// waiting out the debounce. A fix costs one `forEachRegion(containing:)` query plus one look at each of those
 /// active regions; regions registered far away cost nothing.
 ///
-/// Time is the `now` given with each step. A fix given with a `now` earlier than the previous fix's is ignored.
+/// Time is the `now` given with each step. A fix given with a `now` earlier than the previous fix's is ignored,
+/// as is a fix whose coordinate is not valid.
 /// A gap between fixes is not an exit: state only changes on a decisive fix, or when a pending change or a
 /// dwell falls due. `advance(to:)` lets a live caller fire those on time without waiting for the next fix;
 /// `update` fires whatever fell due before its `now` first, so replaying fixes alone gives the same events.
@@ -43,6 +44,8 @@ public struct RegionMonitor<Regions: RegionQuerying> {
 
     /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     public mutating func update(with fix: Fix, at now: Timestamp, events: inout [RegionEvent]) {
+        // A position that is not on the globe would measure as far outside everything: it decides nothing.
+        guard fix.coordinate.isValid else { return }
         if let last = lastFix?.time, now < last { return }
         let firstNew = events.count
         var current = fix

@@ -68,6 +68,14 @@ import Geofencing
         #expect(driver.fix(Berlin.center, at: 3) == ["enter a @3"])
     }
 
+    @Test func aFixOffTheGlobeDecidesNothing() {
+        var driver = MonitorDriver(regions)
+        #expect(driver.fix(Berlin.center, at: 0) == ["enter a @0"])
+        #expect(driver.fix(Coordinate(latitude: .nan, longitude: 13.4), at: 1) == [])
+        #expect(driver.fix(Coordinate(latitude: 91, longitude: 13.4), at: 2) == [])
+        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)))
+    }
+
     @Test func aGapInFixesIsNotAnExit() {
         var driver = MonitorDriver(regions)
         #expect(driver.fix(Berlin.center, at: 0) == ["enter a @0"])
