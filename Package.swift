@@ -26,8 +26,9 @@ let package = Package(
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces"]),
+        .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
-        .testTarget(name: "GeofencingTests", dependencies: ["Geofencing"]),
     ],
     swiftLanguageModes: [.v6]
 )

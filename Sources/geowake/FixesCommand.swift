@@ -11,10 +11,19 @@ struct FixesCommand: ParsableCommand {
         abstract: "Print the fixes of a trace (NMEA 0183, gpsd JSON or GPX) as JSON lines."
     )
 
-    @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
+    @Argument(help: """
+        The trace file, or - for standard input. The format is detected from the content. \
+        Live: gpsd://HOST:PORT (gpsd) or a serial device such as /dev/ttyUSB0, until interrupted.
+        """)
     var trace: String
 
+    @Option(help: "Baud rate of a serial NMEA device (default 4800).")
+    var baud: Int?
+
     func run() throws {
+        if let live = try LiveFixes.source(trace, baudRate: baud) {
+            return try LiveFixes.run(live)
+        }
         var output = StandardOutput()
         let statistics: TraceStatistics
         do {

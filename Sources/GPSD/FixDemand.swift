@@ -1,0 +1,84 @@
+import Synchronization
+
+/// A source's background activity (a gpsd watch, an open tty); stopped when the last consumer leaves.
+protocol SourceWorker: Sendable {
+    /// Asks the worker to let go of its connection; returns at once.
+    func stop()
+    /// Blocks until the worker has let go. A new worker waits for its predecessor, so the source
+    /// never holds two connections and its state reports stay in order.
+    func waitUntilFinished()
+}
+
+/// Hands out fix streams and keeps a worker running exactly while at least one of them is being
+/// consumed: the first consumer starts it, the last one to leave stops it. This is what lets gpsd
+/// power the receiver down when nobody needs a position.
+final class FixDemand: Sendable {
+    private struct State {
+        var nextID = 0
+        var consumers: [Int: AsyncStream<Fix>.Continuation] = [:]
+        var worker: (any SourceWorker)?
+        var stoppedWorker: (any SourceWorker)?
+    }
+
+    private let state = Mutex(State())
+    /// Builds and starts a worker that first waits for the previous one, if any, to finish.
+    /// Called with the demand's lock held, so it must not block.
+    private let startWorker: @Sendable (_ demand: FixDemand, _ previous: (any SourceWorker)?) -> any SourceWorker
+
+    init(startWorker: @escaping @Sendable (_ demand: FixDemand, _ previous: (any SourceWorker)?) -> any SourceWorker) {
+        self.startWorker = startWorker
+    }
+
+    var consumerCount: Int { state.withLock { $0.consumers.count } }
+
+    /// Delivers a fix to every current consumer; a consumer that lags loses its oldest buffered fixes.
+    func publish(_ fix: Fix) {
+        state.withLock { state in
+            for continuation in state.consumers.values { continuation.yield(fix) }
+        }
+    }
+
+    func subscribe(bufferingNewest limit: Int) -> Subscription {
+        let (stream, continuation) = AsyncStream<Fix>.makeStream(bufferingPolicy: .bufferingNewest(limit))
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.consumers[id] = continuation
+            if state.worker == nil {
+                state.worker = startWorker(self, state.stoppedWorker)
+                state.stoppedWorker = nil
+            }
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return Subscription(demand: self, id: id, stream: stream)
+    }
+
+    fileprivate func unsubscribe(_ id: Int) {
+        let continuation = state.withLock { state -> AsyncStream<Fix>.Continuation? in
+            guard let continuation = state.consumers.removeValue(forKey: id) else { return nil }
+            if state.consumers.isEmpty {
+                state.worker?.stop()
+                state.stoppedWorker = state.worker
+                state.worker = nil
+            }
+            return continuation
+        }
+        continuation?.finish()
+    }
+
+    /// One consumer's place in the demand; leaving happens when it is released or its task is cancelled.
+    final class Subscription: Sendable {
+        private let demand: FixDemand
+        private let id: Int
+        let stream: AsyncStream<Fix>
+
+        fileprivate init(demand: FixDemand, id: Int, stream: AsyncStream<Fix>) {
+            self.demand = demand
+            self.id = id
+            self.stream = stream
+        }
+
+        deinit { demand.unsubscribe(id) }
+    }
+}

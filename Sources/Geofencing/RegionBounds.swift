@@ -1,0 +1,66 @@
+/// Longitude/latitude boxes that certainly contain a region or a query disc. A box never crosses the
+/// antimeridian: one that would is split in two, and one that reaches a pole covers every longitude.
+struct GeoBox: Equatable {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    /// Fewest metres per degree of latitude anywhere on the ellipsoid (at the equator).
+    static let leastMetresPerDegreeLatitude = 110_574.27
+
+    /// Boxes covering every point within `radius` metres (geodesic) of a centre, 1 or 2 of them.
+    static func around(longitude: Double, latitude: Double, radius: Double, _ body: (GeoBox) -> Void) {
+        // 0.5 % slack over the spherical estimates covers the ellipsoid and rounding.
+        let dLat = radius / leastMetresPerDegreeLatitude * 1.005 + 1e-9
+        let south = latitude - dLat, north = latitude + dLat
+        if south <= -90 || north >= 90 {
+            return body(GeoBox(minX: -180, minY: max(-90, south), maxX: 180, maxY: min(90, north)))
+        }
+        let poleward = max(abs(south), abs(north))
+        let dLon = radius / Geodesy.metresPerDegree(atLatitude: poleward).longitude * 1.005 + 1e-9
+        if dLon >= 180 { return body(GeoBox(minX: -180, minY: south, maxX: 180, maxY: north)) }
+        wrapped(west: longitude - dLon, south: south, east: longitude + dLon, north: north, body)
+    }
+
+    /// A box whose longitudes may run past ±180, cut at the antimeridian into boxes within ±180.
+    static func wrapped(west: Double, south: Double, east: Double, north: Double, _ body: (GeoBox) -> Void) {
+        if west < -180 {
+            body(GeoBox(minX: west + 360, minY: south, maxX: 180, maxY: north))
+            body(GeoBox(minX: -180, minY: south, maxX: east, maxY: north))
+        } else if east > 180 {
+            body(GeoBox(minX: west, minY: south, maxX: 180, maxY: north))
+            body(GeoBox(minX: -180, minY: south, maxX: east - 360, maxY: north))
+        } else {
+            body(GeoBox(minX: west, minY: south, maxX: east, maxY: north))
+        }
+    }
+
+    func appending(to boxes: inout [Double]) {
+        boxes.append(minX); boxes.append(minY); boxes.append(maxX); boxes.append(maxY)
+    }
+}
+
+extension RegionStore {
+    /// The index boxes of a live geographic slot, with the part each belongs to (0 for circles): one per
+    /// polygon part, one or two per circle, none for beacons and removed slots.
+    func boxes(ofSlot slot: Int, _ body: (GeoBox, Int) -> Void) {
+        switch kinds[slot] {
+        case .beacon, .removed: return
+        case .circle:
+            let c = circles[Int(shapeIndex[slot])]
+            GeoBox.around(longitude: c.longitude, latitude: c.latitude, radius: c.radius) { body($0, 0) }
+        case .polygon:
+            let p = Int(shapeIndex[slot])
+            let firstPart = Int(polygonPartStart[p])
+            coordinates.withUnsafeBufferPointer { xy in
+                for part in firstPart..<Int(polygonPartStart[p + 1]) {
+                    var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                    let rings = Int(partRingStart[part])..<Int(partRingStart[part + 1])
+                    for i in Int(ringPositionStart[rings.lowerBound])..<Int(ringPositionStart[rings.upperBound]) {
+                        box.minX = min(box.minX, xy[2 * i]); box.maxX = max(box.maxX, xy[2 * i])
+                        box.minY = min(box.minY, xy[2 * i + 1]); box.maxY = max(box.maxY, xy[2 * i + 1])
+                    }
+                    body(box, part - firstPart)
+                }
+            }
+        }
+    }
+}

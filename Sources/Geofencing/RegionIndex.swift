@@ -1,0 +1,122 @@
+/// The spatial index of geographic regions: a packed Hilbert R-tree over every region present at the last
+/// build, plus a small second tree and a short unsorted tail for regions added since, so that adds and
+/// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
+/// next rebuild, which happens once the additions or removals reach an eighth of the index.
+/// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
+/// to the circle or polygon data, stored in the tree's order, and looks up the slot only for a hit.
+public struct RegionIndex: Sendable {
+    public private(set) var store: RegionStore
+    private var tree = PackedRTree()
+    /// Boxes and shape references of the items added since `tree` was built; the first
+    /// `recent.itemCount` are in `recent`.
+    private var addedBoxes: [Double] = []
+    private var addedShapes: [UInt32] = []
+    private var recent = PackedRTree()
+    private var removedSinceBuild = 0
+
+    /// Items in the unsorted tail before it is sorted into `recent`.
+    static let tailLimit = 64
+
+    /// An empty index.
+    public init() {
+        store = RegionStore()
+    }
+
+    /// Bulk-builds the index over every region of a store (beacon regions are kept but not indexed).
+    public init(_ store: RegionStore) {
+        self.store = store
+        rebuild()
+    }
+
+    /// Builds from region values; throws for the first invalid one.
+    public init(regions: [Region]) throws(InvalidRegion) {
+        var store = RegionStore()
+        let validator = RegionValidator()
+        for region in regions {
+            var draft = FeatureDraft(region)
+            try validator.validate(&draft)
+            _ = try store.append(draft)
+        }
+        self.init(store)
+    }
+
+    /// Live regions, beacon regions included.
+    public var count: Int { store.liveCount }
+
+    /// Validates and adds a region; its handle stays valid until it is removed.
+    @discardableResult
+    public mutating func add(_ region: Region) throws(InvalidRegion) -> RegionHandle {
+        var draft = FeatureDraft(region)
+        try RegionValidator().validate(&draft)
+        let handle = try store.append(draft)
+        store.appendMissingBands()
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
+            box.appending(to: &addedBoxes)
+            addedShapes.append(store.shapeReference(ofSlot: handle.rawValue, part: part))
+        }
+        if addedShapes.count - recent.itemCount > Self.tailLimit {
+            if addedShapes.count > max(1024, tree.itemCount / 8) {
+                rebuild()
+            } else {
+                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes)
+            }
+        }
+        return handle
+    }
+
+    /// Removes a region; unknown or already removed handles are ignored.
+    public mutating func remove(_ handle: RegionHandle) {
+        guard Int(handle.rawValue) < store.slotCount, store.kind(handle) != .removed else { return }
+        store.remove(handle.rawValue)
+        removedSinceBuild += 1
+        if removedSinceBuild > max(1024, store.liveCount / 8) { rebuild() }
+    }
+
+    public func handle(forID id: String) -> RegionHandle? { store.handle(forID: id) }
+
+    public func region(_ handle: RegionHandle) -> Region? {
+        Int(handle.rawValue) < store.slotCount ? store.region(handle) : nil
+    }
+
+    /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
+    private mutating func rebuild() {
+        var boxes: [Double] = [], itemSlots: [UInt32] = [], itemParts: [UInt32] = []
+        boxes.reserveCapacity(4 * store.liveCount)
+        itemSlots.reserveCapacity(store.liveCount)
+        itemParts.reserveCapacity(store.liveCount)
+        for slot in 0..<store.slotCount {
+            store.boxes(ofSlot: slot) { box, part in
+                box.appending(to: &boxes)
+                itemSlots.append(UInt32(slot))
+                itemParts.append(UInt32(part))
+            }
+        }
+        tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
+        store.reorderShapes(tree.leafPayloads.lazy.map { itemSlots[Int($0)] })
+        tree.mapLeafPayloads { store.shapeReference(ofSlot: itemSlots[Int($0)], part: Int(itemParts[Int($0)])) }
+        addedBoxes = []
+        addedShapes = []
+        recent = PackedRTree()
+        removedSinceBuild = 0
+    }
+
+    /// Calls `body` with the shape reference of every indexed region whose box meets the query box (one
+    /// whose box is split at the antimeridian may come twice for box queries, never for point queries).
+    @inline(__always)
+    func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+        tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        guard !addedShapes.isEmpty else { return }
+        recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        addedBoxes.withUnsafeBufferPointer { b in
+            for item in recent.itemCount..<addedShapes.count {
+                let p = 4 * item
+                if b[p] <= maxX && b[p + 1] <= maxY && b[p + 2] >= minX && b[p + 3] >= minY { body(addedShapes[item]) }
+            }
+        }
+    }
+
+    /// Bytes held by the index and its store.
+    public var memoryFootprint: Int {
+        store.memoryFootprint + tree.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
+    }
+}

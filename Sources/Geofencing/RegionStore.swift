@@ -1,0 +1,206 @@
+/// Every region of an index, flat: one entry per slot in a few parallel arrays, ids in one byte buffer,
+/// all polygon vertices in one coordinate array with part and ring offsets. No per-region objects, so a
+/// million regions cost tens of bytes each plus 16 bytes per vertex. Slots are handles: appended, never reused.
+public struct RegionStore: Sendable {
+    public enum Kind: UInt8, Sendable {
+        case circle, polygon, beacon, removed
+    }
+
+    /// A geodesic circle with what decides clear cases without Vincenty: the local metres-per-degree
+    /// scales and the squared local distances below which a point is surely inside and above which it is
+    /// surely outside (see `RegionContainment`). 40 bytes.
+    struct Circle {
+        var longitude: Double
+        var latitude: Double
+        var radius: Double
+        var metresPerDegreeLatitude: Float
+        var metresPerDegreeLongitude: Float
+        var surelyInside2: Float
+        var surelyOutside2: Float
+    }
+
+    var kinds: [Kind] = []
+    /// Per slot: index into `circles`, polygon number (into `polygonPartStart`) or index into `beacons`.
+    var shapeIndex: [UInt32] = []
+    private var flags: [UInt8] = []
+    private var dwells: [UInt32: Double] = [:]
+    private var idBytes: [UInt8] = []
+    private var idEnds: [UInt32] = []
+    private var ids = RegionIDTable()
+    var circles: [Circle] = []
+    /// The slot of each circle and polygon part: shapes are stored in index order (see `reorderShapes`).
+    var circleSlots: [UInt32] = []
+    var partSlots: [UInt32] = []
+    /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
+    var polygonPartStart: [UInt32] = [0]
+    var partRingStart: [UInt32] = [0]
+    var ringPositionStart: [UInt32] = [0]
+    /// Rings of polygon p, all parts: `polygonRingStart[p]..<polygonRingStart[p + 1]` (one lookup for queries).
+    var polygonRingStart: [UInt32] = [0]
+    /// Longitude, latitude pairs.
+    var coordinates: [Double] = []
+    /// Edge bands per polygon part (see `PolygonBands`).
+    var bandHeaders: [BandHeader] = []
+    var bandMasks: [UInt64] = []
+    var bandEdgeStart: [UInt32] = []
+    var bandEdges: [UInt32] = []
+    private var beacons: [BeaconIdentity] = []
+    public private(set) var liveCount = 0
+
+    public init() {}
+
+    /// Slots, including removed ones: every handle is below this.
+    public var slotCount: Int { kinds.count }
+
+    @inline(__always)
+    func idRange(_ slot: UInt32) -> Range<Int> {
+        (slot == 0 ? 0 : Int(idEnds[Int(slot) - 1]))..<Int(idEnds[Int(slot)])
+    }
+
+    /// Calls `body` with the UTF-8 bytes of every id, for comparisons without making strings.
+    func withIDBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try idBytes.withUnsafeBufferPointer(body)
+    }
+
+    public func id(_ handle: RegionHandle) -> String {
+        String(decoding: idBytes[idRange(handle.rawValue)], as: UTF8.self)
+    }
+
+    public func handle(forID id: String) -> RegionHandle? {
+        var id = id
+        return id.withUTF8 { find($0) }.map(RegionHandle.init(rawValue:))
+    }
+
+    func find(_ id: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        idBytes.withUnsafeBufferPointer { bytes in
+            ids.find(id) { kinds[Int($0)] == .removed ? nil : UnsafeBufferPointer(rebasing: bytes[idRange($0)]) }
+        }
+    }
+
+    /// Appends a validated draft; throws when its id is taken.
+    mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
+        let slot = UInt32(kinds.count)
+        let hash = draft.id.withUnsafeBufferPointer { RegionIDTable.hash($0) }
+        if draft.id.withUnsafeBufferPointer({ find($0) }) != nil {
+            throw InvalidRegion("duplicate id \"\(String(decoding: draft.id, as: UTF8.self))\"")
+        }
+        idBytes.append(contentsOf: draft.id)
+        idEnds.append(UInt32(idBytes.count))
+        var table = ids   // moved out, so that rehashing may read the id bytes of `self`
+        ids = RegionIDTable()
+        idBytes.withUnsafeBufferPointer { bytes in
+            table.insert(slot: slot, hash: hash) { RegionIDTable.hash(UnsafeBufferPointer(rebasing: bytes[idRange($0)])) }
+        }
+        ids = table
+        flags.append((draft.notifyOnEntry ? 1 : 0) | (draft.notifyOnExit ? 2 : 0))
+        if let dwell = draft.dwell { dwells[slot] = dwell }
+        switch draft.geometry {
+        case .none:
+            kinds.append(.beacon)
+            shapeIndex.append(UInt32(beacons.count))
+            beacons.append(BeaconIdentity(uuid: draft.uuid!, major: draft.major, minor: draft.minor))
+        case .point:
+            kinds.append(.circle)
+            shapeIndex.append(UInt32(circles.count))
+            circleSlots.append(slot)
+            circles.append(Self.circle(longitude: draft.coordinates[0], latitude: draft.coordinates[1], radius: draft.radius!))
+        case .polygon, .multiPolygon:
+            kinds.append(.polygon)
+            shapeIndex.append(UInt32(polygonPartStart.count - 1))
+            let positionBase = UInt32(coordinates.count / 2), ringBase = UInt32(ringPositionStart.count - 1)
+            coordinates.append(contentsOf: draft.coordinates)
+            for end in draft.ringEnds { ringPositionStart.append(positionBase + UInt32(end)) }
+            for end in draft.polygonEnds {
+                partRingStart.append(ringBase + UInt32(end))
+                partSlots.append(slot)
+            }
+            polygonPartStart.append(UInt32(partRingStart.count - 1))
+            polygonRingStart.append(UInt32(ringPositionStart.count - 1))
+        }
+        liveCount += 1
+        return RegionHandle(rawValue: slot)
+    }
+
+    static func circle(longitude: Double, latitude: Double, radius: Double) -> Circle {
+        let scale = Geodesy.metresPerDegree(atLatitude: latitude)
+        var circle = Circle(longitude: longitude, latitude: latitude, radius: radius,
+                            metresPerDegreeLatitude: Float(scale.latitude), metresPerDegreeLongitude: Float(scale.longitude),
+                            surelyInside2: -1, surelyOutside2: .infinity)
+        if circle.allowsLocalMetric {
+            let margin = circle.localMetricMargin
+            let inner = radius - margin, outer = radius + margin
+            circle.surelyInside2 = inner > 0 ? PackedRTree.floatBelow(inner * inner) : -1
+            circle.surelyOutside2 = PackedRTree.floatAbove(outer * outer)
+        }
+        return circle
+    }
+
+    /// Marks a slot removed; its storage is reclaimed by `compacted()`.
+    mutating func remove(_ slot: UInt32) {
+        guard Int(slot) < kinds.count, kinds[Int(slot)] != .removed else { return }
+        kinds[Int(slot)] = .removed
+        dwells[slot] = nil
+        liveCount -= 1
+    }
+
+    public func kind(_ handle: RegionHandle) -> Kind { kinds[Int(handle.rawValue)] }
+
+    public func attributes(of handle: RegionHandle) -> RegionAttributes {
+        let slot = handle.rawValue
+        return RegionAttributes(id: id(handle), notifyOnEntry: flags[Int(slot)] & 1 != 0,
+                                notifyOnExit: flags[Int(slot)] & 2 != 0, dwell: dwells[slot])
+    }
+
+    /// Rings of polygon number p (all parts), as a range of ring numbers.
+    @inline(__always)
+    func rings(ofPolygon p: Int) -> Range<Int> {
+        Int(polygonRingStart[p])..<Int(polygonRingStart[p + 1])
+    }
+
+    /// The region as a value (nil for a removed slot).
+    public func region(_ handle: RegionHandle) -> Region? {
+        let slot = Int(handle.rawValue), a = attributes(of: handle)
+        let shape: Region.Shape
+        switch kinds[slot] {
+        case .removed: return nil
+        case .beacon: shape = .beacon(beacons[Int(shapeIndex[slot])])
+        case .circle:
+            let c = circles[Int(shapeIndex[slot])]
+            shape = .circle(center: Coordinate(latitude: c.latitude, longitude: c.longitude), radius: c.radius)
+        case .polygon:
+            let p = Int(shapeIndex[slot])
+            var polygons: [[[Coordinate]]] = []
+            for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) {
+                polygons.append((Int(partRingStart[part])..<Int(partRingStart[part + 1])).map { ring in
+                    (Int(ringPositionStart[ring])..<Int(ringPositionStart[ring + 1])).map {
+                        Coordinate(latitude: coordinates[2 * $0 + 1], longitude: coordinates[2 * $0])
+                    }
+                })
+            }
+            shape = .polygon(MultiPolygon(polygons: polygons))
+        }
+        return Region(id: a.id, shape: shape, notifyOnEntry: a.notifyOnEntry, notifyOnExit: a.notifyOnExit, dwell: a.dwell)
+    }
+
+    /// Bytes held by the store's arrays (capacity, not just count).
+    public var memoryFootprint: Int {
+        kinds.capacity + shapeIndex.capacity * 4 + flags.capacity + dwells.capacity * 16 + idBytes.capacity
+            + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
+            + (circleSlots.capacity + partSlots.capacity + polygonRingStart.capacity) * 4
+            + bandHeaders.capacity * MemoryLayout<BandHeader>.stride + bandMasks.capacity * 8
+            + (bandEdgeStart.capacity + bandEdges.capacity) * 4
+            + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
+            + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
+    }
+
+    /// Trims spare capacity after a bulk load.
+    mutating func shrinkToFit() {
+        func shrink<T>(_ a: inout [T]) {
+            if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
+        }
+        shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
+        shrink(&circles); shrink(&circleSlots); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
+        shrink(&coordinates); shrink(&beacons)
+        shrink(&bandHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
+    }
+}

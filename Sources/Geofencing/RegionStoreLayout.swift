@@ -1,0 +1,90 @@
+extension RegionStore {
+    /// Rewrites circles and polygons in the given slot order (the index's Hilbert order), dropping the
+    /// shapes of removed slots. Regions that are near each other on the ground then sit near each other
+    /// in memory, so the few candidates of one query share cache lines: at a million regions this is
+    /// worth more than any arithmetic saved in the tests themselves.
+    ///
+    /// The bulk of the data is copied in its old order (sequential reads, scattered block writes): read in
+    /// the new order instead, every region costs a few cache misses in a row, and the copy takes 3× longer.
+    mutating func reorderShapes<S: Sequence<UInt32>>(_ slotsInOrder: S) {
+        // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read.
+        let none = UInt32.max
+        var newCircleOf = [UInt32](repeating: none, count: circles.count)
+        var polygonOrder: [UInt32] = []   // old polygon number of each new polygon
+        polygonOrder.reserveCapacity(polygonPartStart.count - 1)
+        var newShapeIndex = [UInt32](repeating: none, count: slotCount)
+        var circleCount: UInt32 = 0
+        for slot in slotsInOrder where newShapeIndex[Int(slot)] == none {
+            let old = Int(shapeIndex[Int(slot)])
+            switch kinds[Int(slot)] {
+            case .circle:
+                newCircleOf[old] = circleCount
+                newShapeIndex[Int(slot)] = circleCount
+                circleCount += 1
+            case .polygon:
+                newShapeIndex[Int(slot)] = UInt32(polygonOrder.count)
+                polygonOrder.append(UInt32(old))
+            case .beacon, .removed:
+                break
+            }
+        }
+        for slot in 0..<slotCount where kinds[slot] == .beacon { newShapeIndex[slot] = shapeIndex[slot] }
+
+        // The new part, ring and position offsets, and where each old polygon's coordinates go.
+        var newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0], newPositionStart: [UInt32] = [0]
+        var newPolygonRingStart: [UInt32] = [0], newPartSlots: [UInt32] = []
+        newPositionStart.reserveCapacity(ringPositionStart.count)
+        var destination = [Int](repeating: -1, count: polygonPartStart.count - 1)
+        var position = 0
+        for old in polygonOrder.lazy.map(Int.init) {
+            destination[old] = position
+            let firstPart = Int(polygonPartStart[old])
+            let base = Int(ringPositionStart[Int(partRingStart[firstPart])])
+            for part in firstPart..<Int(polygonPartStart[old + 1]) {
+                for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
+                    newPositionStart.append(UInt32(position + Int(ringPositionStart[ring + 1]) - base))
+                }
+                newRingStart.append(UInt32(newPositionStart.count - 1))
+                newPartSlots.append(partSlots[part])
+            }
+            newPartStart.append(UInt32(newRingStart.count - 1))
+            newPolygonRingStart.append(UInt32(newPositionStart.count - 1))
+            position = Int(newPositionStart[newPositionStart.count - 1])
+        }
+
+        // The copies, in old order.
+        let newCoordinates = [Double](unsafeUninitializedCapacity: 2 * position) { target, count in
+            coordinates.withUnsafeBufferPointer { source in
+                for old in 0..<destination.count where destination[old] >= 0 {
+                    let start = Int(ringPositionStart[Int(partRingStart[Int(polygonPartStart[old])])])
+                    let end = Int(ringPositionStart[Int(partRingStart[Int(polygonPartStart[old + 1])])])
+                    (target.baseAddress! + 2 * destination[old]).initialize(from: source.baseAddress! + 2 * start,
+                                                                            count: 2 * (end - start))
+                }
+            }
+            count = 2 * position
+        }
+        var newCircles = circles, newCircleSlots = circleSlots
+        newCircles.removeLast(circles.count - Int(circleCount))
+        newCircleSlots.removeLast(circles.count - Int(circleCount))
+        for old in 0..<circles.count where newCircleOf[old] != none {
+            newCircles[Int(newCircleOf[old])] = circles[old]
+            newCircleSlots[Int(newCircleOf[old])] = circleSlots[old]
+        }
+
+        circles = newCircles
+        circleSlots = newCircleSlots
+        partSlots = newPartSlots
+        polygonPartStart = newPartStart
+        partRingStart = newRingStart
+        ringPositionStart = newPositionStart
+        polygonRingStart = newPolygonRingStart
+        coordinates = newCoordinates
+        shapeIndex = newShapeIndex
+        bandHeaders = []
+        bandMasks = []
+        bandEdgeStart = []
+        bandEdges = []
+        appendMissingBands()
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import Geofencing
+
+/// `RegionIndex` against a brute-force scan over GEOS and Vincenty: the same sets for every point,
+/// except points within a millimetre of a boundary, where planar rounding may go either way.
+@Suite struct RegionIndexOracleTests {
+    static let city = TestRegions.city(count: 4000, seed: 7) + TestRegions.awkwardCircles
+
+    /// Points spread over the city, around the awkward circles, and right at circle boundaries
+    /// (a few millimetres to a few decimetres off), where the local-metric shortcut must hand over to Vincenty.
+    static func queryPoints(_ regions: [Region], count: Int, seed: UInt64) -> [Coordinate] {
+        var rng = SeededGenerator(seed: seed)
+        var points: [Coordinate] = []
+        let awkward = TestRegions.awkwardCircles
+        while points.count < count {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<6:
+                points.append(Coordinate(latitude: 52.52 + Double.random(in: -0.17...0.17, using: &rng),
+                                         longitude: 13.40 + Double.random(in: -0.32...0.32, using: &rng)))
+            case 6..<8:
+                guard case let .circle(c, r)? = regions.randomElement(using: &rng)?.shape else { continue }
+                let offset = [0.003, -0.003, 0.05, -0.05, 0.4, -0.4].randomElement(using: &rng)!
+                points.append(Geodesy.destination(from: c, bearing: Double.random(in: 0..<360, using: &rng), distance: r + offset))
+            default:
+                guard case let .circle(c, r) = awkward.randomElement(using: &rng)!.shape else { continue }
+                points.append(Geodesy.destination(from: c, bearing: Double.random(in: 0..<360, using: &rng),
+                                                  distance: r * Double.random(in: 0...1.3, using: &rng)))
+            }
+        }
+        return points
+    }
+
+    /// Compares every point; returns the number of points that hit at least one region.
+    @discardableResult
+    static func compare(_ index: RegionIndex, handles: [RegionHandle], _ regions: [Region], points: [Coordinate]) -> Int {
+        let oracle = GEOSOracle(regions)
+        var slotToRegion: [UInt32: Int] = [:]
+        for (i, h) in handles.enumerated() { slotToRegion[h.rawValue] = i }
+        var mismatches: [String] = []
+        var pointsWithHits = 0
+        for p in points {
+            let got = index.regions(containing: p).map { slotToRegion[$0.rawValue]! }.sorted()
+            let want = oracle.regions(containing: p)
+            if !want.isEmpty { pointsWithHits += 1 }
+            guard got != want else { continue }
+            for i in Set(got).symmetricDifference(want) where oracle.boundaryDistance(i, p) >= 0.001 {
+                mismatches.append("\(regions[i].id) at \(p.latitude),\(p.longitude): index \(got.contains(i)), oracle \(want.contains(i))")
+            }
+        }
+        #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(5))")
+        return pointsWithHits
+    }
+
+    @Test func sameAnswersAsGEOSOnTwoHundredThousandPoints() throws {
+        let index = try RegionIndex(regions: Self.city)
+        let handles = Self.city.map { index.handle(forID: $0.id)! }
+        let points = Self.queryPoints(Self.city, count: 200_000, seed: 11)
+        let hit = Self.compare(index, handles: handles, Self.city, points: points)
+        #expect(hit > 50_000, "the points must exercise the index, not only empty space")
+    }
+
+    @Test func sameAnswersAsGEOSAfterRandomAddsAndRemoves() throws {
+        var index = try RegionIndex(regions: Self.city)
+        var live: [String: Region] = Dictionary(uniqueKeysWithValues: Self.city.map { ($0.id, $0) })
+        var rng = SeededGenerator(seed: 5)
+        let newcomers = TestRegions.city(count: 3000, seed: 99, prefix: "n")
+        var next = 0
+        for step in 0..<6000 {
+            if step % 2 == 0, next < newcomers.count {
+                let region = newcomers[next]
+                next += 1
+                let handle = try index.add(region)
+                #expect(index.attributes(of: handle).id == region.id)
+                live[region.id] = region
+            } else if let id = live.keys.randomElement(using: &rng) {
+                index.remove(index.handle(forID: id)!)
+                live[id] = nil
+                #expect(index.handle(forID: id) == nil)
+            }
+        }
+        let regions = Array(live.values)
+        #expect(index.count == regions.count)
+        let handles = regions.map { index.handle(forID: $0.id)! }
+        Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 60_000, seed: 12))
+    }
+
+    @Test func removedIDsCanBeAddedAgainWithANewHandle() throws {
+        var index = try RegionIndex(regions: Array(Self.city.prefix(10)))
+        let old = index.handle(forID: "r3")!
+        index.remove(old)
+        let new = try index.add(Self.city[3])
+        #expect(new != old)
+        #expect(index.region(old) == nil)
+        #expect(index.region(new) == Self.city[3])
+    }
+}
