@@ -46,13 +46,15 @@ enum RandomScene {
         return Region(id: id, shape: .polygon(MultiPolygon(polygons: [rings])))
     }
 
-    /// One fix a second, walking and driving, with the occasional jump and repeated position.
-    static func walk(fixes: Int, using random: inout SeededGenerator) -> [Fix] {
+    /// One fix a second, with the occasional jump; the metres per fix change every 50 fixes, cycling through
+    /// `speeds` (by default walking and driving, with repeated positions).
+    static func walk(fixes: Int, using random: inout SeededGenerator, speeds: [Range<Double>] = [0..<25]) -> [Fix] {
         var position = Berlin.center
         var heading = 0.0
         return (0..<fixes).map { second in
             heading += random.uniform(-25..<25)
-            let step = random.uniform(0..<1) < 0.01 ? random.uniform(300..<1500) : random.uniform(0..<25)
+            let speed = speeds[second / 50 % speeds.count]
+            let step = random.uniform(0..<1) < 0.01 ? random.uniform(300..<1500) : random.uniform(speed)
             position = Berlin.offset(step, bearing: heading, from: position)
             if Geodesy.distance(position, Berlin.center) > 3500 { heading += 180 }
             return Fix(time: instant(Double(second)), coordinate: position, horizontalAccuracy: random.uniform(2..<40))

@@ -5,9 +5,9 @@ import Geofencing
 @Suite struct RegionMonitorIndexTests {
     static let city = TestRegions.city(count: 3000, seed: 11, spanDegrees: 0.08)
 
-    static func cityTrace(seed: UInt64, fixes: Int = 4000) -> [Fix] {
+    static func cityTrace(seed: UInt64, fixes: Int = 4000, speeds: [Range<Double>] = [0..<25]) -> [Fix] {
         var random = SeededGenerator(seed: seed)
-        return RandomScene.walk(fixes: fixes, using: &random)
+        return RandomScene.walk(fixes: fixes, using: &random, speeds: speeds)
     }
 
     /// `locate` prints the ids of `forEachRegion(containing:)` per fix; `replay --exact` must print exactly
@@ -16,6 +16,19 @@ import Geofencing
     func exactReplayIsTheDifferenceOfLocateSets(seed: UInt64) throws {
         let index = try RegionIndex(regions: Self.city)
         let fixes = Self.cityTrace(seed: seed)
+        let expected = RandomScene.containmentDifferences(index, fixes)
+        var monitor = RegionMonitor(regions: index, configuration: .exact())
+        var events: [RegionEvent] = []
+        for fix in fixes { monitor.update(with: fix, at: fix.time!, events: &events) }
+        #expect(expected.count > 200)
+        #expect(events.map(RandomScene.render) == expected)
+    }
+
+    /// The monitor answers containment from the regions near a recent fix while fixes stay close, and asks
+    /// the index directly while they are far apart; switching between the two must not change a single event.
+    @Test func exactReplayIsTheDifferenceOfLocateSetsAtAnySpeed() throws {
+        let index = try RegionIndex(regions: Self.city)
+        let fixes = Self.cityTrace(seed: 24, speeds: [0..<2, 40..<150, 5..<30, 80..<95, 0..<0.5, 60..<200])
         let expected = RandomScene.containmentDifferences(index, fixes)
         var monitor = RegionMonitor(regions: index, configuration: .exact())
         var events: [RegionEvent] = []
