@@ -7,8 +7,9 @@
 # Prints one JSON line per run and appends them to $BENCH_DIR/results/replay.jsonl:
 #   replay:  `geowake replay` end to end, stdout to /dev/null; loading and replaying timed separately by its summary.
 #   monitor: `geowake bench replay`, the monitor and event formatting alone on fixes parsed beforehand.
-#   far:     the 10k-region trace (a 60 km area) against every region file: at constant density the same
-#            number of regions lie near each fix, so the monitor's cost per fix must not grow with the far ones.
+#   far:     the 10k-region trace against its own 10k regions, then against those plus every region of the
+#            largest set moved 12 degrees east (ids prefixed "far-"): the same regions near every fix, a million
+#            more far away. The events must be identical and the monitor's cost per fix the same.
 #   exact:   `geowake replay --exact` against the differences of `geowake locate`'s consecutive sets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +35,25 @@ for n in $SIZES; do
     done
     emit "$(one "$G" bench replay --regions "$regions" "$trace" "${flag[@]}" --repeat "$REPEAT" | sed 's/^{/{"bench":"monitor",/')"
   done
-  emit "$(one "$G" bench replay --regions "$regions" "$D/trace_$small.nmea" --repeat "$REPEAT" | sed 's/^{/{"bench":"far",/')"
 done
+
+large=$(echo $SIZES | awk '{print $NF}')
+far=$D/far_$large; mkdir -p "$far"
+ln -sf "$D/regions_$small.geojson" "$far/near.geojson"
+[ -s "$far/far.geojson" ] || python3 - "$D/regions_$large.geojson" "$far/far.geojson" <<'PY'
+import re, sys
+position = re.compile(r"\[(-?[0-9.]+),(-?[0-9.]+)\]")
+with open(sys.argv[1]) as source, open(sys.argv[2], "w") as out:
+    for line in source:
+        line = line.replace('"id":"', '"id":"far-')
+        out.write(position.sub(lambda m: "[%.7f,%s]" % (float(m.group(1)) + 12, m.group(2)), line))
+PY
+for set in "$D/regions_$small.geojson" "$far"; do
+  emit "$(one "$G" bench replay --regions "$set" "$D/trace_$small.nmea" --repeat "$REPEAT" | sed 's/^{/{"bench":"far",/')"
+done
+"$G" replay --regions "$D/regions_$small.geojson" "$D/trace_$small.nmea" 2>/dev/null | md5sum > "$D/near.md5"
+"$G" replay --regions "$far" "$D/trace_$small.nmea" 2>/dev/null | md5sum > "$D/far.md5"
+emit "{\"bench\":\"far-events-identical\",\"identical\":$(cmp -s "$D/near.md5" "$D/far.md5" && echo true || echo false)}"
 
 if "$G" locate --help >/dev/null 2>&1; then
   regions=$D/regions_$small.geojson; trace=$D/trace_$small.nmea
