@@ -3,14 +3,16 @@
 ///
 /// Every region starts unknown. Unknown and outside behave alike (entering either reports `enter`, deciding
 /// outside reports nothing), so the monitor keeps state only for regions reported inside or with a change
-/// waiting out the debounce. A fix costs one `forEachRegion(containing:)` query plus one look at each of those
-/// active regions; regions registered far away cost nothing.
+/// waiting out the debounce. A fix costs one containment lookup (answered from the regions near a recent fix
+/// while fixes stay close, else by `forEachRegion(containing:)`), one look at each active region, and a boundary
+/// distance only where a region's state could change; regions registered far away cost nothing.
 ///
 /// Time is the `now` given with each step. A fix given with a `now` earlier than the previous fix's is ignored,
-/// as is a fix whose coordinate is not valid.
-/// A gap between fixes is not an exit: state only changes on a decisive fix, or when a pending change or a
-/// dwell falls due. `advance(to:)` lets a live caller fire those on time without waiting for the next fix;
-/// `update` fires whatever fell due before its `now` first, so replaying fixes alone gives the same events.
+/// as is a fix whose coordinate is not valid. A gap between fixes is not an exit: state only changes on a
+/// decisive fix, or when a pending change or a dwell falls due. `advance(to:)` lets a live caller fire those on
+/// time without waiting for the next fix; `update` fires whatever fell due before its `now` first, so replaying
+/// fixes alone gives the same events. Events that fall due between fixes carry the last fix's position, stamped
+/// with the instant they fell due.
 public struct RegionMonitor<Regions: RegionQuerying> {
     public let regions: Regions
     public let configuration: RegionMonitorConfiguration
@@ -44,9 +46,9 @@ public struct RegionMonitor<Regions: RegionQuerying> {
         tracks.lazy.compactMap(\.nextDue).min()
     }
 
-    /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     // Generic code called from another module runs unspecialized, through metadata lookups on every call;
     // the index the CLI and the daemon use gets its own compiled copy.
+    /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     @_specialize(exported: true, where Regions == RegionIndex)
     public mutating func update(with fix: Fix, at now: Timestamp, events: inout [RegionEvent]) {
         // A position that is not on the globe would measure as far outside everything: it decides nothing.
@@ -170,12 +172,9 @@ public struct RegionMonitor<Regions: RegionQuerying> {
             if track.changeDue == due {
                 track.changeDue = nil
                 track.isInside.toggle()
-                if track.isInside {
-                    track.dwellDue = attributes.dwell.map { due + $0 }
-                    if attributes.notifyOnEntry { events.append(RegionEvent(kind: .enter, regionID: attributes.id, fix: fix)) }
-                } else {
-                    track.dwellDue = nil
-                    if attributes.notifyOnExit { events.append(RegionEvent(kind: .exit, regionID: attributes.id, fix: fix)) }
+                track.dwellDue = track.isInside ? attributes.dwell.map { due + $0 } : nil
+                if track.isInside ? attributes.notifyOnEntry : attributes.notifyOnExit {
+                    events.append(RegionEvent(kind: track.isInside ? .enter : .exit, regionID: attributes.id, fix: fix))
                 }
             } else {
                 track.dwellDue = nil

@@ -155,8 +155,10 @@ struct ReplayCommand: ParsableCommand {
     private func regionConfiguration() throws -> RegionMonitorConfiguration {
         if exact {
             let conflicting = [hysteresis.map { _ in "--hysteresis" }, debounce.map { _ in "--debounce" },
-                               accuracyGating.map { $0 ? "--accuracy-gating" : "--no-accuracy-gating" }].compactMap { $0 }
-            if let first = conflicting.first { throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop \(first)") }
+                               accuracyGating.map { $0 ? "--accuracy-gating" : "--no-accuracy-gating" }]
+            if let first = conflicting.compactMap({ $0 }).first {
+                throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop \(first)")
+            }
             return .exact(segmentCrossing: segmentCrossing)
         }
         let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,

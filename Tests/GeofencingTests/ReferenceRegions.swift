@@ -10,10 +10,6 @@ struct ReferenceRegions: RegionQuerying {
         self.regions = regions
     }
 
-    func handle(_ id: String) -> RegionHandle {
-        RegionHandle(rawValue: UInt32(regions.firstIndex { $0.id == id }!))
-    }
-
     func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         for handle in handles where contains(handle, point) { body(handle) }
     }
