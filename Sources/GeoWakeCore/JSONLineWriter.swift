@@ -3,6 +3,7 @@
 public struct JSONLineWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    private var fixDates = FixLineFormatter.DateCache()
 
     public init(reservingCapacity capacity: Int = 1 << 16) {
         bytes.reserveCapacity(capacity)
@@ -188,8 +189,17 @@ extension JSONLineWriter {
 
     /// One `geowake fixes` line.
     public mutating func fixLine(_ fix: Fix) {
-        beginObject()
-        fixFields(fix)
-        endLine()
+        guard FixLineFormatter.covers(fix) else {
+            beginObject()
+            fixFields(fix)
+            endLine()
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
+            var formatter = FixLineFormatter(buffer.baseAddress!)
+            formatter.line(fix, &fixDates)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
+        }
+        needsComma = false
     }
 }

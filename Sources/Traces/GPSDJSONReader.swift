@@ -1,6 +1,6 @@
 /// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
 /// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.
-public struct GPSDJSONReader {
+public struct GPSDJSONReader: Sendable {
     public private(set) var statistics = TraceStatistics()
     private var lines = LineSplitter(maximumLength: 1 << 16)
 
@@ -67,7 +67,9 @@ private struct TPV {
                 if time == nil { isMalformed = true }
             }
         case .number(let x):
-            if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
+            // gpsd before 3.10 wrote `time` as seconds since 1970.
+            if key.equals("time") { time = (0...1e11).contains(x) ? Timestamp(secondsSince1970: x) : nil }
+            else if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
             else if key.equals("lat") { latitude = x }
             else if key.equals("lon") { longitude = x }
             else if key.equals("altMSL") { altitudeMSL = x }
@@ -93,9 +95,9 @@ private struct TPV {
         if let speed, (0...1_100).contains(speed) { fix.speed = speed }
         if let track, (0...360).contains(track) { fix.course = track == 360 ? 0 : track }
         // gpsd's error estimates are 95% confidence; 1.96 sigma per axis, about 2 sigma radially.
-        if let epx, let epy, epx >= 0, epy >= 0 {
+        if let epx, let epy, epx > 0, epy > 0, epx < 1e6, epy < 1e6 {
             fix.horizontalAccuracy = (epx * epx + epy * epy).squareRoot() / 1.96
-        } else if let eph, eph >= 0 {
+        } else if let eph, eph > 0, eph < 1e6 {
             fix.horizontalAccuracy = eph / 2
         }
         return fix

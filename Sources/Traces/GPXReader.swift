@@ -1,7 +1,7 @@
 /// Reads the track points of a GPX 1.1 file: `<trkpt lat=".." lon="..">` with `<ele>`, `<time>`,
 /// `<sat>`, `<hdop>`, `<fix>`, and `speed`/`course` from GPX 1.0 or a track-point extension.
 /// Only the current `<trkpt>` element is held in memory, never the whole document.
-public struct GPXReader {
+public struct GPXReader: Sendable {
     public private(set) var statistics = TraceStatistics()
     /// Unscanned bytes: a track point split across chunks, or a tail that may begin `<trkpt`.
     private var pending: [UInt8] = []

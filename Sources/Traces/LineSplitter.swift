@@ -4,7 +4,7 @@ import Glibc
 
 /// Cuts a byte stream into lines for the line-based formats, carrying a partial line between chunks.
 /// A line longer than `maximumLength` is handed over as over-long (its bytes are not kept).
-struct LineSplitter {
+struct LineSplitter: Sendable {
     let maximumLength: Int
     private var carry: [UInt8] = []
     private var carryIsOverlong = false

@@ -4,12 +4,12 @@
 /// No GPS-week-rollover guess is applied: a receiver whose firmware reports a date 1024 weeks early
 /// is reported as it is. gpsd's own guess is exactly what `../shared/traces` had to undo, and the guess
 /// silently corrupts correct old logs; a consumer that knows its receiver is affected can shift times.
-struct NMEACalendar {
+struct NMEACalendar: Sendable {
     /// Days since 1970-01-01 of the current epoch; nil until RMC or ZDA supplied a date.
     private(set) var day: Int?
     private var lastTimeOfDay: Int32 = -1
     /// The last four-digit year from ZDA, to place RMC's two-digit years in the right century.
-    private var referenceYear: Int?
+    private(set) var referenceYear: Int?
 
     /// A new epoch at `timeOfDay`: a time of day more than half a day earlier than the previous one
     /// means midnight has passed (a later RMC or ZDA confirms or corrects the date).
@@ -18,8 +18,18 @@ struct NMEACalendar {
         lastTimeOfDay = timeOfDay
     }
 
-    mutating func setDay(_ dayNumber: Int, zdaYear: Int? = nil) {
-        day = dayNumber
+    /// The date at `timeOfDay`, applied to the current epoch: a ZDA stamped just after midnight
+    /// for an epoch just before it (or the other way round) is a day off, so the day is shifted.
+    mutating func setDay(_ dayNumber: Int, at timeOfDay: Int32, zdaYear: Int? = nil) {
+        var aligned = dayNumber
+        if lastTimeOfDay < 0 {
+            lastTimeOfDay = timeOfDay
+        } else if lastTimeOfDay - timeOfDay > 43_200_000 {
+            aligned -= 1   // the epoch is before midnight, the ZDA after
+        } else if timeOfDay - lastTimeOfDay > 43_200_000 {
+            aligned += 1   // the ZDA is before midnight, the epoch after
+        }
+        day = aligned
         if let zdaYear { referenceYear = zdaYear }
     }
 

@@ -1,6 +1,6 @@
 /// What the sentences of one epoch (one UTC time of day) reported, merged last-wins as gpsd merges them.
 /// Unknown values are NaN or negative rather than optionals: this is written several times per sentence.
-struct NMEAEpoch {
+struct NMEAEpoch: Sendable {
     /// Milliseconds into the UTC day; -1 while only untimed sentences (GSA, VTG) have been seen.
     var timeOfDay: Int32 = -1
     var latitude = 0.0

@@ -20,7 +20,7 @@ struct NMEAFields {
     }
 
     /// Moves to the next field; a field that is not there is malformed input.
-    private mutating func advance() {
+    @inline(__always) private mutating func advance() {
         guard !exhausted else {
             isMalformed = true
             count = 0
@@ -33,12 +33,32 @@ struct NMEAFields {
         if p < end { cursor = p + 1 } else { exhausted = true }
     }
 
+    /// Decodes the next fields with `decode`, unless they are the text `memo` remembers.
+    mutating func memoized<Value>(_ memo: inout NMEAFieldMemo<Value>, _ decode: (inout NMEAFields) -> Value) -> Value {
+        if !exhausted, let length = memo.matches(cursor, available: end - cursor), let value = memo.value {
+            let last = cursor + length
+            if last < end { cursor = last + 1 } else { exhausted = true }
+            return value
+        }
+        let first = exhausted ? end : cursor
+        let value = decode(&self)
+        if !isMalformed { memo.remember(first, count: start + count - first, value) }
+        return value
+    }
+
+    mutating func markMalformed() { isMalformed = true }
+
     /// Whether the sentence has another field: optional trailing fields (FAA mode, nav status) are
     /// read only when it does.
     var hasMoreFields: Bool { !exhausted }
 
     mutating func skip(_ fields: Int = 1) {
         for _ in 0..<fields { advance() }
+    }
+
+    /// Skips up to `fields` optional trailing fields, as many as the sentence has.
+    mutating func skipOptional(_ fields: Int) {
+        for _ in 0..<fields where !exhausted { advance() }
     }
 
     /// The current field's bytes, for the address and multi-character indicators.
@@ -48,7 +68,7 @@ struct NMEAFields {
     }
 
     /// A one-character indicator such as a status `A`/`V` or a hemisphere.
-    mutating func character() -> UInt8? {
+    @inline(__always) mutating func character() -> UInt8? {
         advance()
         if count == 0 { return nil }
         if count != 1 { isMalformed = true }
@@ -56,7 +76,7 @@ struct NMEAFields {
     }
 
     /// A non-negative integer such as a satellite count or fix quality.
-    mutating func integer(maximum: Int) -> Int? {
+    @inline(__always) mutating func integer(maximum: Int) -> Int? {
         advance()
         if count == 0 { return nil }
         guard count <= 9 else { isMalformed = true; return nil }
@@ -70,13 +90,58 @@ struct NMEAFields {
         return value
     }
 
-    /// A decimal number within `range`, e.g. `-31.442`, `0.54`, `083.1`.
-    mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
-        advance()
+    /// A decimal number within `range`, e.g. `-31.442`, `0.54`, `083.1`: scanned and decoded in one
+    /// pass, as an exact integer mantissa and a power of ten, so the only rounding is the final division.
+    @inline(__always) mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
+        guard !exhausted else {
+            isMalformed = true
+            count = 0
+            return nil
+        }
+        start = cursor
+        var p = cursor
+        var negative = false
+        if p < end && (p.pointee == UInt8(ascii: "-") || p.pointee == UInt8(ascii: "+")) {
+            negative = p.pointee == UInt8(ascii: "-")
+            p += 1
+        }
+        // Whole digits, then fraction digits, each in a tight loop; anything else before the comma
+        // makes the field malformed. Wrapping arithmetic: over 17 digits is rejected before use.
+        let digitsStart = p
+        var mantissa: Int64 = 0
+        while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ Int64(digit)
+            p += 1
+        }
+        var scale = 0
+        let hasPoint = p < end && p.pointee == UInt8(ascii: ".")
+        if hasPoint {
+            p += 1
+            while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ Int64(digit)
+                scale &+= 1
+                p += 1
+            }
+        }
+        let digits = p - digitsStart - (hasPoint ? 1 : 0)
+        var valid = true
+        while p < end && p.pointee != UInt8(ascii: ",") {
+            valid = false
+            p += 1
+        }
+        count = p - start
+        if p < end { cursor = p + 1 } else { exhausted = true }
         if count == 0 { return nil }
-        guard let d = NMEADecimal(start, count) else { isMalformed = true; return nil }
-        let value = d.value
-        guard range.contains(value) else { isMalformed = true; return nil }
+        guard valid, digits > 0, digits <= 17 else {
+            isMalformed = true
+            return nil
+        }
+        let magnitude = Double(mantissa) / NMEAFields.powerOfTen(scale)
+        let value = negative ? -magnitude : magnitude
+        guard range.contains(value) else {
+            isMalformed = true
+            return nil
+        }
         return value
     }
 
@@ -111,20 +176,53 @@ struct NMEAFields {
 
     /// A latitude (`ddmm.mmmm` and `N`/`S`) or longitude (`dddmm.mmmm` and `E`/`W`): two fields.
     /// Both empty is "no position" (nil); one without the other, or minutes ≥ 60, is malformed.
+    /// Whole and fractional minutes are read as integers, so only the final division rounds.
     mutating func angle(maximumDegrees: Int64, positive: UInt8, negative: UInt8) -> Double? {
-        advance()
-        let valueStart = start, valueCount = count
-        advance()
-        if valueCount == 0 && count == 0 { return nil }
-        guard valueCount > 0, count == 1, start.pointee == positive || start.pointee == negative,
-              let d = NMEADecimal(valueStart, valueCount), !d.negative else { isMalformed = true; return nil }
-        let unit = NMEADecimal.powerOfTen(d.scale)
-        let wholeMinutes = d.mantissa / Int64(unit)
-        let degrees = wholeMinutes / 100
-        let minutes = d.mantissa - degrees * 100 * Int64(unit)
-        guard degrees <= maximumDegrees, minutes < 60 * Int64(unit),
-              degrees < maximumDegrees || minutes == 0 else { isMalformed = true; return nil }
-        let value = Double(degrees) + Double(minutes) / (60 * unit)
+        guard !exhausted else {
+            isMalformed = true
+            count = 0
+            return nil
+        }
+        let text = cursor
+        var p = cursor
+        var whole: Int64 = 0
+        while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
+            whole = whole &* 10 &+ Int64(digit)
+            p += 1
+        }
+        let wholeDigits = p - text
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        if p < end && p.pointee == UInt8(ascii: ".") {
+            p += 1
+            while p < end, case let digit = p.pointee &- UInt8(ascii: "0"), digit < 10 {
+                fraction = fraction &* 10 &+ Int64(digit)
+                fractionDigits += 1
+                p += 1
+            }
+        }
+        var valid = true
+        while p < end && p.pointee != UInt8(ascii: ",") {
+            valid = false
+            p += 1
+        }
+        let length = p - text
+        if p < end { cursor = p + 1 } else { exhausted = true }
+        advance()   // the hemisphere
+        if length == 0 && count == 0 { return nil }
+        guard valid, wholeDigits > 0, wholeDigits <= 6, fractionDigits <= 12, count == 1,
+              start.pointee == positive || start.pointee == negative else {
+            isMalformed = true
+            return nil
+        }
+        let degrees = whole / 100
+        let unit = Int64(NMEAFields.powerOfTen(fractionDigits))
+        let minutes = (whole % 100) &* unit &+ fraction
+        guard degrees <= maximumDegrees, minutes < 60 * unit, degrees < maximumDegrees || minutes == 0 else {
+            isMalformed = true
+            return nil
+        }
+        let value = Double(degrees) + Double(minutes) / (60 * Double(unit))
         return start.pointee == negative ? -value : value
     }
 
@@ -135,50 +233,7 @@ struct NMEAFields {
     }
 }
 
-/// A decimal number as read, `mantissa / 10^scale`: exact, so degrees-and-minutes arithmetic
-/// and the final division round once.
-struct NMEADecimal {
-    var mantissa: Int64
-    var scale: Int
-    var negative: Bool
-
-    /// Accepts an optional sign, digits and at most one `.`; at most 17 digits, so the mantissa
-    /// converts to `Double` exactly.
-    init?(_ s: UnsafePointer<UInt8>, _ count: Int) {
-        var i = 0
-        negative = false
-        if count > 0 && (s[0] == UInt8(ascii: "-") || s[0] == UInt8(ascii: "+")) {
-            negative = s[0] == UInt8(ascii: "-")
-            i = 1
-        }
-        var mantissa: Int64 = 0
-        var digits = 0
-        var scale = 0
-        var seenPoint = false
-        while i < count {
-            let c = s[i]
-            let digit = c &- UInt8(ascii: "0")
-            if digit < 10 {
-                mantissa = mantissa * 10 + Int64(digit)
-                digits += 1
-                if seenPoint { scale += 1 }
-            } else if c == UInt8(ascii: ".") && !seenPoint {
-                seenPoint = true
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        guard digits > 0, digits <= 17 else { return nil }
-        self.mantissa = mantissa
-        self.scale = scale
-    }
-
-    var value: Double {
-        let magnitude = Double(mantissa) / NMEADecimal.powerOfTen(scale)
-        return negative ? -magnitude : magnitude
-    }
-
+extension NMEAFields {
     @inline(__always) static func powerOfTen(_ k: Int) -> Double {
         switch k {
         case 0: return 1
@@ -201,4 +256,9 @@ struct NMEADecimal {
         default: return 1e17
         }
     }
+}
+
+struct NMEAPosition: Sendable {
+    var latitude: Double
+    var longitude: Double
 }

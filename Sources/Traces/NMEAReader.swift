@@ -7,11 +7,18 @@ import Glibc
 /// Framing: a sentence starts at `$` (so `$$` framing, noise and binary junk before it are skipped)
 /// and ends at the line feed, or at the next `$` when a receiver restarted mid-line. Lines that start
 /// with `#` are comments. A sentence split across `consume` calls is carried over, up to the length cap.
-/// Checksums are verified (either hex case); see `NMEASentenceParser` for the missing-checksum rule.
+/// Checksums are verified (either hex case). A sentence without one is accepted only while the stream
+/// has sent no checksummed sentence yet (old receivers never send them, and gpsd accepts them); once
+/// checksums have been seen, a sentence without one is a truncated line and is dropped as malformed.
+/// Sentences over 250 bytes are dropped as malformed.
 ///
 /// Sentences of one epoch (the same UTC time of day) merge into one fix, reported when the next epoch
-/// begins, on `flush` or on `finish`. State (date, pending epoch, a partial sentence) persists across calls.
-public struct NMEAReader {
+/// begins, on `flush` or on `finish`; a void RMC, a GGA of quality 0, a GLL with status `V` or a GNS
+/// whose modes are all `N` voids its epoch. The date comes from RMC and ZDA (see `NMEACalendar` for
+/// midnight, two-digit years and why no week-rollover guess is made); the horizontal accuracy from GST,
+/// else HDOP times `NMEAEpoch.userEquivalentRangeError`. State (date, pending epoch, a partial sentence)
+/// persists across calls; the output depends only on the bytes, not on how they were split.
+public struct NMEAReader: Sendable {
     private var parser = NMEASentenceParser()
     /// The bytes after the `$` of a sentence the previous chunk ended in.
     private var carry: [UInt8] = []
@@ -95,7 +102,9 @@ public struct NMEAReader {
             if !lineEnded { isInComment = true }
             return
         }
-        guard var dollar = find(UInt8(ascii: "$"), start, end) else { return }
+        // Nearly every line starts with its `$`: no need to search for it.
+        guard start < end, var dollar = start.pointee == UInt8(ascii: "$") ? start : find(UInt8(ascii: "$"), start, end)
+        else { return }
         while true {
             let segment = dollar + 1
             if let next = find(UInt8(ascii: "$"), segment, end) {

@@ -4,7 +4,7 @@ import Glibc
 
 /// Checks one framed sentence (the bytes after its `$`) and hands its fields to the sentence
 /// handlers, which merge them into the current epoch. `NMEAReader` does the framing.
-struct NMEASentenceParser {
+struct NMEASentenceParser: Sendable {
     /// Longest sentence body accepted. NMEA allows 82 characters per line; survey receivers with
     /// 8-decimal minutes and multi-constellation GSV exceed that, so the cap is generous but bounded.
     static let maximumBodyLength = 250
@@ -12,6 +12,9 @@ struct NMEASentenceParser {
     var statistics = TraceStatistics()
     var epoch = NMEAEpoch()
     var calendar = NMEACalendar()
+    var timeMemo = NMEAFieldMemo<Int32?>()
+    var positionMemo = NMEAFieldMemo<NMEAPosition?>()
+    var dateMemo = NMEAFieldMemo<Int?>()
     /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
     private var checksumsSeen = false
 
@@ -93,8 +96,8 @@ struct NMEASentenceParser {
         case NMEASentenceParser.gns: accepted = gns(&fields, emit)
         case NMEASentenceParser.vtg: accepted = vtg(&fields)
         case NMEASentenceParser.gsa: accepted = gsa(&fields)
-        case NMEASentenceParser.gst: accepted = gst(&fields, emit)
-        case NMEASentenceParser.zda: accepted = zda(&fields, emit)
+        case NMEASentenceParser.gst: accepted = gst(&fields)
+        case NMEASentenceParser.zda: accepted = zda(&fields)
         default: accepted = true
         }
         if !accepted { statistics.malformed += 1 }

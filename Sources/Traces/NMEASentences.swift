@@ -10,9 +10,42 @@ extension NMEASentenceParser {
     private static let north = UInt8(ascii: "N"), south = UInt8(ascii: "S")
     private static let east = UInt8(ascii: "E"), west = UInt8(ascii: "W")
 
-    private mutating func setPosition(_ latitude: Double, _ longitude: Double) {
-        epoch.latitude = latitude
-        epoch.longitude = longitude
+    /// Time of day, through the memo.
+    private mutating func time(_ f: inout NMEAFields) -> Int32? {
+        f.memoized(&timeMemo) { $0.timeOfDay() }
+    }
+
+    /// Latitude and longitude fields (four), through the memo. Nil when all are empty; one half
+    /// without the other is malformed.
+    private mutating func position(_ f: inout NMEAFields) -> NMEAPosition? {
+        f.memoized(&positionMemo) { f in
+            let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
+            let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+            guard let latitude, let longitude else {
+                if latitude != nil || longitude != nil { f.markMalformed() }
+                return nil
+            }
+            return NMEAPosition(latitude: latitude, longitude: longitude)
+        }
+    }
+
+    /// RMC's `ddmmyy` as a day number, through the memo (which a new ZDA year clears).
+    private mutating func date(_ f: inout NMEAFields) -> Int? {
+        let calendar = self.calendar
+        return f.memoized(&dateMemo) { f in
+            guard let date = f.dayMonthYear() else { return nil }
+            let year = calendar.fullYear(twoDigit: date.year)
+            guard let day = NMEACalendar.dayNumber(year: year, month: date.month, day: date.day) else {
+                f.markMalformed()
+                return nil
+            }
+            return day
+        }
+    }
+
+    private mutating func setPosition(_ position: NMEAPosition) {
+        epoch.latitude = position.latitude
+        epoch.longitude = position.longitude
         epoch.hasPosition = true
     }
 
@@ -27,22 +60,21 @@ extension NMEASentenceParser {
 
     /// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,station`
     mutating func gga(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let time = time(&f)
+        let position = position(&f)
         let quality = f.integer(maximum: 9)
         let satellites = f.integer(maximum: 99)
         let hdop = f.decimal(0...1_000)
         let altitude = f.decimal(Self.altitudeRange)
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard let quality, quality > 0 else {
             epoch.isVoid = true
             return true
         }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        guard let position else { return true }
+        setPosition(position)
         if let altitude { epoch.altitudeMSL = altitude }
         if let satellites { epoch.satellites = satellites }
         setHDOP(hdop)
@@ -51,24 +83,15 @@ extension NMEASentenceParser {
 
     /// `$GPRMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,knots,course,ddmmyy,var,E,mode,navstatus`
     mutating func rmc(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+        let time = time(&f)
         let status = f.character()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let position = position(&f)
         let knots = f.decimal(Self.speedRange)
         let course = f.decimal(0...360)
-        let date = f.dayMonthYear()
-        var faaMode: UInt8?
-        if f.hasMoreFields {
-            f.skip(2)   // magnetic variation and its direction
-            if f.hasMoreFields { faaMode = f.raw().first }
-        }
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
-        var day: Int?
-        if let date {
-            day = NMEACalendar.dayNumber(year: calendar.fullYear(twoDigit: date.year), month: date.month, day: date.day)
-            guard day != nil else { return false }
-        }
+        let day = date(&f)
+        f.skipOptional(2)   // magnetic variation and its direction
+        let faaMode = f.hasMoreFields ? f.raw().first : nil
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
@@ -76,9 +99,9 @@ extension NMEASentenceParser {
             epoch.isVoid = true
             return true
         }
-        if let day, time != nil { calendar.setDay(day) }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        if let day, let time { calendar.setDay(day, at: time) }
+        guard let position else { return true }
+        setPosition(position)
         if let knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
         if let course { setCourse(course) }
         return true
@@ -86,43 +109,38 @@ extension NMEASentenceParser {
 
     /// `$GPGLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,mode`
     mutating func gll(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
-        let time = f.timeOfDay()
+        let position = position(&f)
+        let time = time(&f)
         let status = f.character()
         let faaMode = f.hasMoreFields ? f.raw().first : nil
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard status == UInt8(ascii: "A"), faaMode != UInt8(ascii: "N") else {
             epoch.isVoid = true
             return true
         }
-        if let latitude, let longitude { setPosition(latitude, longitude) }
+        if let position { setPosition(position) }
         return true
     }
 
     /// `$GNGNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,modes,nn,h.h,a.a,sep,age,station,navstatus`;
     /// one mode character per constellation (GPS, GLONASS, Galileo, BeiDou, …).
     mutating func gns(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
-        let latitude = f.angle(maximumDegrees: 90, positive: Self.north, negative: Self.south)
-        let longitude = f.angle(maximumDegrees: 180, positive: Self.east, negative: Self.west)
+        let time = time(&f)
+        let position = position(&f)
         let modes = f.raw()
         let satellites = f.integer(maximum: 99)
         let hdop = f.decimal(0...1_000)
         let altitude = f.decimal(Self.altitudeRange)
-        var navigationStatus: UInt8?
-        if f.hasMoreFields {
-            f.skip(3)   // geoid separation, correction age, station
-            if f.hasMoreFields { navigationStatus = f.raw().first }
-        }
+        f.skipOptional(3)   // geoid separation, correction age, station
+        let navigationStatus = f.hasMoreFields ? f.raw().first : nil
         var anyValid = false
         for c in modes {
             guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) else { return false }
             if c != UInt8(ascii: "N") { anyValid = true }
         }
-        guard !f.isMalformed, (latitude == nil) == (longitude == nil) else { return false }
+        guard !f.isMalformed else { return false }
         enter(time, emit)
         guard !epoch.isClosed else { return true }
         guard anyValid else {
@@ -132,8 +150,8 @@ extension NMEASentenceParser {
         // Unsafe or not-valid-for-navigation: like gpsd, use nothing from it, but do not void the
         // epoch (Furuno sends `V` here beside a valid RMC and GGA).
         if navigationStatus == UInt8(ascii: "U") || navigationStatus == UInt8(ascii: "V") { return true }
-        guard let latitude, let longitude else { return true }
-        setPosition(latitude, longitude)
+        guard let position else { return true }
+        setPosition(position)
         if let altitude { epoch.altitudeMSL = altitude }
         if let satellites { epoch.satellites = satellites }
         setHDOP(hdop)
@@ -150,14 +168,10 @@ extension NMEASentenceParser {
         if second.count == 1 && second[0] == UInt8(ascii: "T") {
             f.skip(2)
             knots = f.decimal(Self.speedRange)
-            if f.hasMoreFields {
-                f.skip(1)
-                kmh = f.decimal(0...3_800)
-                if f.hasMoreFields {
-                    f.skip(1)
-                    if f.hasMoreFields { faaMode = f.raw().first }
-                }
-            }
+            f.skipOptional(1)
+            kmh = f.hasMoreFields ? f.decimal(0...3_800) : nil
+            f.skipOptional(1)
+            faaMode = f.hasMoreFields ? f.raw().first : nil
         } else {
             knots = f.decimal(Self.speedRange)
             kmh = f.decimal(0...3_800)
@@ -184,8 +198,8 @@ extension NMEASentenceParser {
     }
 
     /// `$GPGST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt` — standard deviations in metres.
-    mutating func gst(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+    mutating func gst(_ f: inout NMEAFields) -> Bool {
+        let time = time(&f)
         f.skip(1)   // RMS of the range residuals: not a position error (u-blox sends 228650)
         let major = f.decimal(0...1e6)
         let minor = f.decimal(0...1e6)
@@ -193,20 +207,23 @@ extension NMEASentenceParser {
         let latitudeError = f.decimal(0...1e6)
         let longitudeError = f.decimal(0...1e6)
         guard !f.isMalformed else { return false }
-        enter(time, emit)
-        guard !epoch.isClosed else { return true }
-        // The 1-sigma radial error (DRMS) of the horizontal error ellipse.
+        // GST describes the fix of its time: one that arrives with another epoch is of no use, and
+        // must not split that epoch.
+        guard let time, time == epoch.timeOfDay, !epoch.isClosed else { return true }
+        // The 1-sigma radial error (DRMS) of the horizontal error ellipse; zero means "not known".
+        var radial = Double.nan
         if let latitudeError, let longitudeError {
-            epoch.gstAccuracy = (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()
+            radial = (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()
         } else if let major, let minor {
-            epoch.gstAccuracy = (major * major + minor * minor).squareRoot()
+            radial = (major * major + minor * minor).squareRoot()
         }
+        if radial > 0 { epoch.gstAccuracy = radial }
         return true
     }
 
     /// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`
-    mutating func zda(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = f.timeOfDay()
+    mutating func zda(_ f: inout NMEAFields) -> Bool {
+        let time = time(&f)
         let dayOfMonth = f.integer(maximum: 31)
         let month = f.integer(maximum: 12)
         let year = f.integer(maximum: 9_999)
@@ -218,8 +235,12 @@ extension NMEASentenceParser {
         } else if dayOfMonth != nil || month != nil || year != nil {
             return false
         }
-        enter(time, emit)
-        if let day, let year, time != nil { calendar.setDay(day, zdaYear: year) }
+        // ZDA is the receiver's clock, not a fix, and may be stamped a little apart from the epoch
+        // it is sent with: it sets the date but does not start an epoch.
+        if let day, let year, let time {
+            if year != calendar.referenceYear { dateMemo = NMEAFieldMemo() }
+            calendar.setDay(day, at: time, zdaYear: year)
+        }
         return true
     }
 }

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 
-/// Reads a whole trace file (or standard input) in large `read(2)` chunks.
+/// Reads a whole trace file (or standard input) chunk by chunk, never as one String.
 public enum TraceFile {
-    static let chunkSize = 1 << 20
+    static let chunkSize = 1 << 17
 
     /// Calls `body` for every fix in order and returns what was read. `path` "-" is standard input.
     /// Throws `TraceError` when the file cannot be opened or read or is not a trace, and rethrows `body`'s errors.
@@ -14,36 +14,61 @@ public enum TraceFile {
         guard descriptor >= 0 else { throw TraceError("cannot open: \(lastError())", file: name) }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
 
+        var reader = TraceReader(format: format)
+        // The readers' emit closures cannot throw: the first error from `body` is kept, later fixes
+        // are skipped, and the error is rethrown when the chunk is done. (Closure literals, not a
+        // closure value, so that the per-fix call is not paid for with reference counting.)
+        var failure: (any Error)?
+        do {
+            try chunks(of: descriptor) { chunk in
+                try reader.consume(chunk) { fix in
+                    guard failure == nil else { return }
+                    do { try body(fix) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            }
+            try reader.finish { fix in
+                guard failure == nil else { return }
+                do { try body(fix) } catch { failure = error }
+            }
+        } catch var error as TraceError where failure == nil {
+            error.file = name
+            throw error
+        }
+        if let failure { throw failure }
+        return reader.statistics
+    }
+
+    /// Hands over the contents in order: a regular file mapped into memory (no copy through the
+    /// kernel's read path, which was a tenth of `geowake fixes`' time), anything else through `read(2)`.
+    private static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+            let size = Int(info.st_size)
+            defer { munmap(mapped, size) }
+            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+            var offset = 0
+            while offset < size {
+                let count = min(chunkSize, size - offset)
+                try chunk(UnsafeRawBufferPointer(start: mapped + offset, count: count))
+                offset += count
+            }
+            return
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
-        var reader = TraceReader(format: format)
-        var fixes: [Fix] = []
         var offset = 0
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw TraceError("cannot read: \(lastError())", file: name, location: "byte \(offset)")
+                throw TraceError("cannot read: \(lastError())", location: "byte \(offset)")
             }
-            if count == 0 { break }
-            do {
-                try reader.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { fixes.append($0) }
-            } catch var error as TraceError {
-                error.file = name
-                throw error
-            }
+            if count == 0 { return }
+            try chunk(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += count
-            for fix in fixes { try body(fix) }
-            fixes.removeAll(keepingCapacity: true)
         }
-        do {
-            try reader.finish { fixes.append($0) }
-        } catch var error as TraceError {
-            error.file = name
-            throw error
-        }
-        for fix in fixes { try body(fix) }
-        return reader.statistics
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

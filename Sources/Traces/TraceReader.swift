@@ -1,6 +1,6 @@
 /// Reads any trace format, detecting it from the first bytes unless told. Same streaming protocol as
 /// `NMEAReader`: `consume` chunks as they come, `finish` at the end of input.
-public struct TraceReader {
+public struct TraceReader: Sendable {
     /// The format, once known.
     public private(set) var format: TraceFormat?
     private var nmea = NMEAReader()
@@ -8,6 +8,7 @@ public struct TraceReader {
     private var gpx = GPXReader()
     /// Bytes held back until the format is known.
     private var prefix: [UInt8] = []
+    private var nextDetection = 1
 
     /// How much of the start is examined before giving up on detection.
     static let detectionLimit = 64 * 1024
@@ -31,6 +32,10 @@ public struct TraceReader {
             return
         }
         prefix.append(contentsOf: bytes)
+        // Detection re-reads the whole prefix, so it runs each time the prefix has doubled: linear
+        // in total even when a pipe delivers a long comment header a byte at a time.
+        guard prefix.count >= nextDetection else { return }
+        nextDetection = prefix.count * 2
         format = prefix.withUnsafeBytes { TraceFormat.detect($0) }
         if format == nil {
             guard prefix.count >= TraceReader.detectionLimit else { return }
@@ -43,11 +48,14 @@ public struct TraceReader {
 
     public mutating func finish(_ emit: (Fix) -> Void) throws {
         if format == nil {
-            // Empty, blank or comment-only input is an empty trace; anything else is not a trace.
-            let blank = prefix.allSatisfy { $0 <= UInt8(ascii: " ") }
-                || prefix.first(where: { $0 > UInt8(ascii: " ") }) == UInt8(ascii: "#")
-            guard blank else { throw TraceReader.unknownFormat }
-            format = .nmea
+            format = prefix.withUnsafeBytes { TraceFormat.detect($0) }
+            if format == nil {
+                // Empty, blank or comment-only input is an empty trace; anything else is not a trace.
+                let blank = prefix.allSatisfy { $0 <= UInt8(ascii: " ") }
+                    || prefix.first(where: { $0 > UInt8(ascii: " ") }) == UInt8(ascii: "#")
+                guard blank else { throw TraceReader.unknownFormat }
+                format = .nmea
+            }
             let held = prefix
             prefix = []
             held.withUnsafeBytes { feed($0, emit) }

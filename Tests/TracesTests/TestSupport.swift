@@ -45,7 +45,7 @@ func readTrace(_ text: String, format: TraceFormat? = nil) throws -> (fixes: [Fi
     return (fixes, reader.statistics)
 }
 
-func timestamp(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int,
+func timestamp(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0,
                _ millisecond: Int = 0) -> Timestamp {
     Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, millisecond: millisecond)!
 }

@@ -1,0 +1,210 @@
+/// Formats one `geowake fixes` line straight into raw memory, for `JSONLineWriter.fixLine`: the CLI
+/// prints about a million of these a second, and appending field by field to an array cost more
+/// than parsing the NMEA they came from. Output is byte-identical to `beginObject`, `fixFields`,
+/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way.
+struct FixLineFormatter {
+    /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys.
+    static let capacity = 384
+
+    private let start: UnsafeMutablePointer<UInt8>
+    private var p: UnsafeMutablePointer<UInt8>
+
+    init(_ buffer: UnsafeMutablePointer<UInt8>) {
+        start = buffer
+        p = buffer
+    }
+
+    var count: Int { p - start }
+
+    /// Whether every number of `fix` prints through `number` exactly as `appendNumber` prints it.
+    static func covers(_ fix: Fix) -> Bool {
+        fits(fix.coordinate.latitude, 1e9) && fits(fix.coordinate.longitude, 1e9)
+            && fits(fix.altitudeMSL, 1e3) && fits(fix.speed, 1e3) && fits(fix.course, 1e3)
+            && fits(fix.horizontalAccuracy, 1e3)
+    }
+
+    private static func fits(_ value: Double?, _ scale: Double) -> Bool {
+        guard let value else { return true }
+        return value.isFinite && abs(value) * scale < 8.9e15
+    }
+
+    mutating func line(_ fix: Fix, _ dates: inout DateCache) {
+        byte(UInt8(ascii: "{"))
+        if let time = fix.time {
+            literal("\"time\":\"")
+            timestamp(time, &dates)
+            literal("\",\"lat\":")
+        } else {
+            literal("\"lat\":")
+        }
+        number(fix.coordinate.latitude, decimals: 9, scale: 1e9)
+        literal(",\"lon\":")
+        number(fix.coordinate.longitude, decimals: 9, scale: 1e9)
+        if let altitude = fix.altitudeMSL {
+            literal(",\"altMSL\":")
+            number(altitude, decimals: 3, scale: 1e3)
+        }
+        if let speed = fix.speed {
+            literal(",\"speed\":")
+            number(speed, decimals: 3, scale: 1e3)
+        }
+        if let course = fix.course {
+            literal(",\"course\":")
+            number(course, decimals: 3, scale: 1e3)
+        }
+        if let accuracy = fix.horizontalAccuracy {
+            literal(",\"hAcc\":")
+            number(accuracy, decimals: 3, scale: 1e3)
+        }
+        literal(",\"mode\":")
+        unsigned(UInt64(fix.mode.rawValue), minimumDigits: 1)
+        if let sats = fix.satellites {
+            literal(",\"sats\":")
+            if sats < 0 { byte(UInt8(ascii: "-")) }
+            unsigned(UInt64(sats.magnitude), minimumDigits: 1)
+        }
+        byte(UInt8(ascii: "}"))
+        byte(UInt8(ascii: "\n"))
+    }
+
+    private mutating func byte(_ b: UInt8) {
+        p.pointee = b
+        p += 1
+    }
+
+    private mutating func literal(_ s: StaticString) {
+        p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+        p += s.utf8CodeUnitCount
+    }
+
+    /// `appendNumber`'s rule: rounded half away from zero to `decimals`, trailing zeros dropped, no "-0".
+    private mutating func number(_ value: Double, decimals: Int, scale: Double) {
+        let scaled = abs(value) * scale
+        // Exact round-half-away-from-zero without a libm call: below 2^53 the truncation and the
+        // remainder `scaled - truncated` are both exact. Signed conversions, because x86 has no
+        // single instruction for unsigned 64-bit ones.
+        let truncated = Int64(scaled)
+        var units = UInt64(truncated)
+        if scaled - Double(truncated) >= 0.5 { units += 1 }
+        if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
+        // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
+        let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
+        let fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
+        unsigned(whole, minimumDigits: 1)
+        guard fraction != 0 else { return }
+        // All the digits, then the trailing zeros taken back: cheaper than dividing them away.
+        byte(UInt8(ascii: "."))
+        if decimals == 9 {
+            nineDigits(UInt32(truncatingIfNeeded: fraction))
+        } else {
+            threeDigits(UInt32(truncatingIfNeeded: fraction))
+        }
+        while p[-1] == UInt8(ascii: "0") { p -= 1 }
+    }
+
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Decimal digits, zero-padded to `minimumDigits`.
+    private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        var count = 1
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            count += 2
+        }
+        if rest >= 10 { count += 1 }
+        digits(value, count: max(count, minimumDigits))
+    }
+
+    /// Exactly `count` digits of `value` (which has at most that many), two at a time.
+    private mutating func digits(_ value: UInt64, count: Int) {
+        let pairs = FixLineFormatter.digitPairs.utf8Start
+        var v = value
+        var i = count
+        while i >= 2 {
+            let pair = Int(v % 100) &* 2
+            v /= 100
+            i -= 2
+            p[i] = pairs[pair]
+            p[i + 1] = pairs[pair + 1]
+        }
+        if i == 1 { p[0] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0") }
+        p += count
+    }
+
+    /// Exactly nine digits of `v` < 10^9, unrolled, in 32-bit arithmetic.
+    private mutating func nineDigits(_ v: UInt32) {
+        let pairs = FixLineFormatter.digitPairs.utf8Start
+        let high = v / 100_000, low = v % 100_000
+        let h1 = Int(high / 100) &* 2, h2 = Int(high % 100) &* 2
+        let l1 = Int(low / 1_000) &* 2, l2 = Int(low / 10 % 100) &* 2
+        p[0] = pairs[h1]
+        p[1] = pairs[h1 + 1]
+        p[2] = pairs[h2]
+        p[3] = pairs[h2 + 1]
+        p[4] = pairs[l1]
+        p[5] = pairs[l1 + 1]
+        p[6] = pairs[l2]
+        p[7] = pairs[l2 + 1]
+        p[8] = UInt8(truncatingIfNeeded: low % 10) &+ UInt8(ascii: "0")
+        p += 9
+    }
+
+    /// Exactly three digits of `v` < 1000.
+    private mutating func threeDigits(_ v: UInt32) {
+        let pair = Int(v % 100) &* 2
+        p[0] = UInt8(truncatingIfNeeded: v / 100) &+ UInt8(ascii: "0")
+        p[1] = FixLineFormatter.digitPairs.utf8Start[pair]
+        p[2] = FixLineFormatter.digitPairs.utf8Start[pair + 1]
+        p += 3
+    }
+
+    private mutating func twoDigits(_ v: Int) {
+        p[0] = UInt8(truncatingIfNeeded: v / 10) &+ UInt8(ascii: "0")
+        p[1] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+        p += 2
+    }
+
+    /// The last date printed, `yyyy-mm-dd`: consecutive fixes nearly always share it.
+    struct DateCache: Sendable {
+        fileprivate var day = Int64.min
+        fileprivate var text: (UInt64, UInt64) = (0, 0)
+    }
+
+    private mutating func timestamp(_ t: Timestamp, _ cache: inout DateCache) {
+        let ms = t.millisecondsSince1970
+        var day = ms / 86_400_000
+        var msOfDay = ms % 86_400_000
+        if msOfDay < 0 {
+            msOfDay += 86_400_000
+            day -= 1
+        }
+        if day == cache.day {
+            withUnsafeBytes(of: cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 10) }
+            p += 10
+        } else {
+            let date = p
+            let (year, month, dayOfMonth) = Timestamp.civilFromDays(Int(day))
+            unsigned(UInt64(max(year, 0)), minimumDigits: 4)
+            byte(UInt8(ascii: "-"))
+            twoDigits(month)
+            byte(UInt8(ascii: "-"))
+            twoDigits(dayOfMonth)
+            if p - date == 10 {
+                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: date, byteCount: 10) }
+                cache.day = day
+            }
+        }
+        let ofDay = Int(msOfDay)
+        byte(UInt8(ascii: "T"))
+        twoDigits(ofDay / 3_600_000)
+        byte(UInt8(ascii: ":"))
+        twoDigits(ofDay / 60_000 % 60)
+        byte(UInt8(ascii: ":"))
+        twoDigits(ofDay / 1000 % 60)
+        byte(UInt8(ascii: "."))
+        byte(UInt8(truncatingIfNeeded: ofDay % 1000 / 100) &+ UInt8(ascii: "0"))
+        twoDigits(ofDay % 100)
+        byte(UInt8(ascii: "Z"))
+    }
+}
