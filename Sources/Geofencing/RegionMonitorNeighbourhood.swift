@@ -19,6 +19,8 @@ struct RegionMonitorNeighbourhood {
     /// Fixes are served while within this share of `reach`: the margin absorbs the difference between this
     /// flat distance and the index's own metric, parts per million at this scale.
     static let servedShare = 0.9
+    /// How far ahead of a moving device a new neighbourhood is centred, as a share of `reach`.
+    static let leadShare = 0.8
     /// A neighbourhood that served fewer fixes than this before the device left it was not worth its query.
     static let worthwhileFixes = 4
     /// After such a neighbourhood, this many fixes use plain containment queries before another is tried.
@@ -30,6 +32,7 @@ struct RegionMonitorNeighbourhood {
     private var isValid = false
     private var fixesServed = 0
     private var directFixesLeft = 0
+    private var lastPoint: Coordinate?
 
     /// Calls `body` once for every region containing `point`, in no particular order.
     mutating func forEachRegion(containing point: Coordinate, in regions: some RegionQuerying,
@@ -42,11 +45,14 @@ struct RegionMonitorNeighbourhood {
             // The device moves too fast for neighbourhoods to pay: ask the index directly for a while.
             isValid = false
             directFixesLeft = directFixesLeft > 0 ? directFixesLeft - 1 : Self.directFixesAfterMiss
+            lastPoint = point
             regions.forEachRegion(containing: point, body)
             return
         } else {
-            rebuild(around: point, from: regions)
+            rebuild(around: Self.center(for: point, after: lastPoint), from: regions)
+            distance = distanceFromCenter(point) ?? 0
         }
+        lastPoint = point
         // The 1 % and the centimetre absorb the difference between this flat distance and the index's metric.
         let decided = distance + 0.01
         for candidate in candidates {
@@ -64,6 +70,21 @@ struct RegionMonitorNeighbourhood {
         let squared = north * north + east * east
         let limit = Self.reach * Self.servedShare
         return squared <= limit * limit ? squared.squareRoot() : nil
+    }
+
+    /// Where a new neighbourhood is centred: ahead of a moving device, which then crosses the whole of it
+    /// before leaving instead of half, so that moving fixes need half as many neighbourhoods.
+    private static func center(for point: Coordinate, after previous: Coordinate?) -> Coordinate {
+        guard let previous else { return point }
+        let scale = Geodesy.metresPerDegree(atLatitude: point.latitude)
+        let dLatitude = point.latitude - previous.latitude
+        let dLongitude = Geodesy.normalizedLongitudeDelta(point.longitude - previous.longitude)
+        let step = ((dLatitude * scale.latitude) * (dLatitude * scale.latitude)
+            + (dLongitude * scale.longitude) * (dLongitude * scale.longitude)).squareRoot()
+        guard step > 1, step < reach else { return point }
+        let lead = reach * leadShare / step
+        return Coordinate(latitude: min(90, max(-90, point.latitude + dLatitude * lead)),
+                          longitude: Geodesy.normalizedLongitudeDelta(point.longitude + dLongitude * lead))
     }
 
     private mutating func rebuild(around point: Coordinate, from regions: some RegionQuerying) {
