@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS"]),
+        .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,24 @@
+extension RegionEvent {
+    /// The order in which the region monitor reports events: the contract's, extended for time and crossings.
+    /// By time first (events that fell due between fixes come before the fix's own); then exits, crossings
+    /// (each its `enter` then its `exit`: the device passed through them after leaving the old regions and
+    /// before reaching the new), enters, dwells; then by the byte order of the region id.
+    public static func monitorOrder(_ a: RegionEvent, _ b: RegionEvent) -> Bool {
+        let ta = a.fix.time?.millisecondsSince1970 ?? .min, tb = b.fix.time?.millisecondsSince1970 ?? .min
+        if ta != tb { return ta < tb }
+        let ra = a.monitorRank, rb = b.monitorRank
+        if ra != rb { return ra < rb }
+        if a.regionID.utf8.lexicographicallyPrecedes(b.regionID.utf8) { return true }
+        if b.regionID.utf8.lexicographicallyPrecedes(a.regionID.utf8) { return false }
+        return a.kind == .enter && b.kind == .exit
+    }
+
+    private var monitorRank: Int {
+        if crossed { return 1 }
+        switch kind {
+        case .exit: return 0
+        case .enter: return 2
+        case .dwell: return 3
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// The regions near a recent fix, so that the fixes that follow close by test a handful of regions instead of
+/// searching the index again: at one fix a second, consecutive fixes are metres apart, and one query for the
+/// regions within `reach` then serves every fix that stays within it.
+///
+/// Exact by construction: a region containing a fix that lies less than `reach` from the centre comes within
+/// `reach` of the centre, so it is among the candidates (`forEachRegion(within:of:)` never reports fewer).
+/// Each candidate keeps its signed distance from the centre, its clearance: a fix nearer the centre than the
+/// boundary is lies on the centre's side of it, so only regions whose boundary passes close to the centre
+/// need `contains`, the very test the containment query applies.
+struct RegionMonitorNeighbourhood {
+    private struct Candidate {
+        var handle: RegionHandle
+        /// Metres from the centre to the boundary, negative inside.
+        var clearance: Double
+    }
+
+    /// Metres around the centre whose regions are kept.
+    static let reach = 100.0
+    /// Fixes are served while within this share of `reach`: the margin absorbs the difference between this
+    /// flat distance and the index's own metric, parts per million at this scale.
+    static let servedShare = 0.9
+    /// How far ahead of a moving device a new neighbourhood is centred, as a share of `reach`.
+    static let leadShare = 0.8
+    /// A neighbourhood that served fewer fixes than this before the device left it was not worth its query.
+    static let worthwhileFixes = 4
+    /// After such a neighbourhood, this many fixes use plain containment queries before another is tried.
+    static let directFixesAfterMiss = 16
+
+    private var center = Coordinate(latitude: 0, longitude: 0)
+    private var metresPerDegree = (latitude: 0.0, longitude: 0.0)
+    private var candidates: [Candidate] = []
+    private var isValid = false
+    private var fixesServed = 0
+    private var directFixesLeft = 0
+    private var lastPoint: Coordinate?
+
+    /// Calls `body` once for every region containing `point`, in no particular order.
+    mutating func forEachRegion(containing point: Coordinate, in regions: some RegionQuerying,
+                                _ body: (RegionHandle) -> Void) {
+        var distance = 0.0
+        if isValid, let d = distanceFromCenter(point) {
+            distance = d
+            fixesServed += 1
+        } else if isValid && fixesServed < Self.worthwhileFixes || directFixesLeft > 0 {
+            // The device moves too fast for neighbourhoods to pay: ask the index directly for a while.
+            isValid = false
+            directFixesLeft = directFixesLeft > 0 ? directFixesLeft - 1 : Self.directFixesAfterMiss
+            lastPoint = point
+            regions.forEachRegion(containing: point, body)
+            return
+        } else {
+            rebuild(around: Self.center(for: point, after: lastPoint), from: regions)
+            distance = distanceFromCenter(point) ?? 0
+        }
+        lastPoint = point
+        // The 1 % and the centimetre absorb the difference between this flat distance and the index's metric.
+        let decided = distance + 0.01
+        for candidate in candidates {
+            let clearance = candidate.clearance * 0.99
+            if clearance < -decided || clearance <= decided && regions.contains(candidate.handle, point) {
+                body(candidate.handle)
+            }
+        }
+    }
+
+    /// Metres from the centre in the flat metric of the centre's latitude, when the point is served.
+    private func distanceFromCenter(_ point: Coordinate) -> Double? {
+        let north = (point.latitude - center.latitude) * metresPerDegree.latitude
+        let east = Geodesy.normalizedLongitudeDelta(point.longitude - center.longitude) * metresPerDegree.longitude
+        let squared = north * north + east * east
+        let limit = Self.reach * Self.servedShare
+        return squared <= limit * limit ? squared.squareRoot() : nil
+    }
+
+    /// Where a new neighbourhood is centred: ahead of a moving device, which then crosses the whole of it
+    /// before leaving instead of half, so that moving fixes need half as many neighbourhoods.
+    private static func center(for point: Coordinate, after previous: Coordinate?) -> Coordinate {
+        guard let previous else { return point }
+        let scale = Geodesy.metresPerDegree(atLatitude: point.latitude)
+        let dLatitude = point.latitude - previous.latitude
+        let dLongitude = Geodesy.normalizedLongitudeDelta(point.longitude - previous.longitude)
+        let step = ((dLatitude * scale.latitude) * (dLatitude * scale.latitude)
+            + (dLongitude * scale.longitude) * (dLongitude * scale.longitude)).squareRoot()
+        guard step > 1, step < reach else { return point }
+        let lead = reach * leadShare / step
+        return Coordinate(latitude: min(90, max(-90, point.latitude + dLatitude * lead)),
+                          longitude: Geodesy.normalizedLongitudeDelta(point.longitude + dLongitude * lead))
+    }
+
+    private mutating func rebuild(around point: Coordinate, from regions: some RegionQuerying) {
+        var found: [Candidate] = []
+        swap(&found, &candidates)
+        found.removeAll(keepingCapacity: true)
+        regions.forEachRegion(within: Self.reach, of: point) { handle in
+            found.append(Candidate(handle: handle, clearance: regions.signedDistance(from: point, to: handle)))
+        }
+        swap(&found, &candidates)
+        center = point
+        metresPerDegree = Geodesy.metresPerDegree(atLatitude: point.latitude)
+        isValid = true
+        fixesServed = 1
+    }
+}

@@ -1,0 +1,97 @@
+/// The visits service: places where the device stayed, reported on arrival and again on departure.
+///
+/// Stay-point detection (Li et al., 2008): a stay begins at a fix, its anchor, and goes on while the fixes lie
+/// within `radius` of the anchor. Once it has lasted `minimumDuration`, an arrival is reported (`departure`
+/// nil); the first fix beyond the radius ends it and, if it had arrived, reports the departure, whose time is
+/// the last fix seen inside. The reported centre is the mean of the stay's fixes. A gap in fixes is not a
+/// departure: only a fix outside ends a stay. Fixes less accurate than the radius cannot tell inside from
+/// outside and are ignored, as are fixes whose `now` is earlier than the previous fix's.
+public struct VisitDetector: Sendable {
+    public struct Configuration: Hashable, Sendable {
+        /// Metres from where the stay began.
+        public var radius: Double
+        /// Seconds of staying before an arrival is reported.
+        public var minimumDuration: Double
+
+        public init(radius: Double = 100, minimumDuration: Double = 300) {
+            self.radius = radius
+            self.minimumDuration = minimumDuration
+        }
+
+        public func validate() throws(InvalidServiceConfiguration) {
+            try InvalidServiceConfiguration.requirePositive(radius, "visit radius", unit: "metres")
+            try InvalidServiceConfiguration.requireNonNegative(minimumDuration, "visit duration", unit: "seconds")
+        }
+    }
+
+    /// One stay, its centre accumulated as a mean of offsets from the anchor so that it holds across the antimeridian.
+    private struct Stay: Sendable {
+        let anchor: Coordinate
+        let arrival: Timestamp
+        var lastInside: Timestamp
+        var latitudeOffsets = 0.0
+        var longitudeOffsets = 0.0
+        var count = 0
+        var hasArrived = false
+
+        init(anchor: Coordinate, at now: Timestamp) {
+            self.anchor = anchor
+            self.arrival = now
+            self.lastInside = now
+            add(anchor, at: now)
+        }
+
+        mutating func add(_ point: Coordinate, at now: Timestamp) {
+            latitudeOffsets += point.latitude - anchor.latitude
+            longitudeOffsets += Geodesy.normalizedLongitudeDelta(point.longitude - anchor.longitude)
+            count += 1
+            lastInside = now
+        }
+
+        var center: Coordinate {
+            let n = Double(count)
+            return Coordinate(latitude: anchor.latitude + latitudeOffsets / n,
+                              longitude: Geodesy.normalizedLongitudeDelta(anchor.longitude + longitudeOffsets / n))
+        }
+    }
+
+    public let configuration: Configuration
+    private var stay: Stay?
+    private var lastSeen: Timestamp?
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The visit currently reported as arrived, if any.
+    public var currentVisit: Visit? {
+        guard let stay, stay.hasArrived else { return nil }
+        return Visit(arrival: stay.arrival, departure: nil, center: stay.center, radius: configuration.radius)
+    }
+
+    /// Arrivals (departure nil) and departures caused by this fix, in time order: at most a departure and then,
+    /// with a zero minimum duration, the next arrival.
+    public mutating func update(with fix: Fix, at now: Timestamp) -> [Visit] {
+        if let lastSeen, now < lastSeen { return [] }
+        lastSeen = now
+        if let accuracy = fix.horizontalAccuracy, accuracy > configuration.radius { return [] }
+        var visits: [Visit] = []
+        if var current = stay, Geodesy.localDistance(current.anchor, fix.coordinate) <= configuration.radius {
+            current.add(fix.coordinate, at: now)
+            stay = current
+        } else {
+            if let ended = stay, ended.hasArrived {
+                visits.append(Visit(arrival: ended.arrival, departure: ended.lastInside, center: ended.center,
+                                    radius: configuration.radius))
+            }
+            stay = Stay(anchor: fix.coordinate, at: now)
+        }
+        if var current = stay, !current.hasArrived, now - current.arrival >= configuration.minimumDuration {
+            current.hasArrived = true
+            stay = current
+            visits.append(Visit(arrival: current.arrival, departure: nil, center: current.center,
+                                radius: configuration.radius))
+        }
+        return visits
+    }
+}
