@@ -26,9 +26,10 @@ let package = Package(
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
+        .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )

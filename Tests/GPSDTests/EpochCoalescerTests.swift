@@ -24,4 +24,15 @@ import Testing
         #expect(epoch.add(Self.fix(nil, altitude: 7)) == nil)
         #expect(epoch.add(Self.fix(3)) == Self.fix(nil, altitude: 7))
     }
+
+    @Test("A report of an epoch already flushed, arriving late, is dropped rather than sent as a second fix")
+    func lateReportsOfAFlushedEpochAreDropped() {
+        var epoch = EpochCoalescer()
+        #expect(epoch.add(Self.fix(1)) == nil)
+        #expect(epoch.flush() == Self.fix(1))
+        #expect(epoch.add(Self.fix(1, altitude: 5)) == nil)
+        #expect(epoch.flush() == nil)
+        #expect(epoch.add(Self.fix(2)) == nil)
+        #expect(epoch.flush() == Self.fix(2))
+    }
 }

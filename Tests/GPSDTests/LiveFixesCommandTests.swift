@@ -17,9 +17,9 @@ import Testing
         ((try? readFile(path)) ?? []).split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test("geowake fixes gpsd://HOST:PORT prints contract lines until SIGINT, then exits 0 and gpsd releases the device",
-          .enabled(if: access(geowake, X_OK) == 0))
+    @Test("geowake fixes gpsd://HOST:PORT prints contract lines until SIGINT, then exits 0 and gpsd releases the device")
     func streamsFromGPSDUntilInterrupted() async throws {
+        try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
         let directory = try TemporaryDirectory()
         let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(3))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
@@ -38,9 +38,9 @@ import Testing
         #expect(daemon.log().contains(") released"))
     }
 
-    @Test("geowake fixes /dev/tty --baud N prints the device's fixes until SIGTERM, then exits 0",
-          .enabled(if: access(geowake, X_OK) == 0))
+    @Test("geowake fixes /dev/tty --baud N prints the device's fixes until SIGTERM, then exits 0")
     func streamsFromSerialUntilTerminated() async throws {
+        try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
         let directory = try TemporaryDirectory()
         let device = try PseudoTerminal()
         let out = directory.file("out"), err = directory.file("err")
@@ -59,9 +59,9 @@ import Testing
         #expect(!device.isSlaveOpen, "the tty is still open")
     }
 
-    @Test("--baud with an unsupported rate fails with one line naming the rates",
-          .enabled(if: access(geowake, X_OK) == 0))
+    @Test("--baud with an unsupported rate fails with one line naming the rates")
     func refusesUnsupportedBaudRate() async throws {
+        try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
         let directory = try TemporaryDirectory()
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", "/dev/null", "--baud", "12345"], outputPath: out, errorPath: err)
