@@ -138,12 +138,6 @@ extension RegionStore {
         }
     }
 
-    /// The edge mask of a small part's band holding latitude y.
-    @inline(__always)
-    func bandMask(_ header: PartHeader, y: Double) -> UInt64 {
-        bandMasks[Int(header.first) + Self.band(y, header.minY, header.scale, Self.maskBands)]
-    }
-
     /// Crossing parity over the edges in `mask`, numbered from position `base`.
     @inline(__always)
     func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
