@@ -5,8 +5,8 @@ extension RegionIndex {
     static let stagedCandidates = 64
 
     /// In stages, each starting the memory reads the next one needs before it uses any: the grid's
-    /// candidates; their records (circles, polygon part headers); the polygons' band masks; the edges in
-    /// them. At a million regions nearly every read of a stage misses the cache, and this way a query
+    /// candidates; their records (circles, polygon part headers with their band masks); the edges in the
+    /// point's band. At a million regions nearly every read of a stage misses the cache, and this way a query
     /// waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
@@ -27,18 +27,16 @@ extension RegionIndex {
                     if shape & 1 == 1 {
                         let header = store.partHeaders[Int(shape >> 1)]
                         if header.isMasked {
-                            pending[parts] = PendingPart(mask: UInt64(store.bandMaskIndex(header, y: y)),
-                                                         base: header.firstPosition, slot: header.slot)
-                            store.prefetchBandMask(Int(pending[parts].mask))
-                            parts += 1
+                            let mask = store.bandMasks[store.bandMaskIndex(header, y: y)]
+                            if mask != 0 {
+                                store.prefetchEdges(base: Int(header.firstPosition), mask: mask)
+                                pending[parts] = PendingPart(mask: mask, base: header.firstPosition, slot: header.slot)
+                                parts += 1
+                            }
                             continue
                         }
                     }
                     if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
-                }
-                for k in 0..<parts {
-                    pending[k].mask = store.bandMasks[Int(pending[k].mask)]
-                    store.prefetchEdges(base: Int(pending[k].base), mask: pending[k].mask)
                 }
                 for part in pending[0..<parts] where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y) {
                     body(RegionHandle(rawValue: part.slot))
@@ -47,7 +45,7 @@ extension RegionIndex {
         }
     }
 
-    /// A small polygon part between stages: first the index of its band mask, then the mask.
+    /// A small polygon part whose edges are on their way.
     struct PendingPart {
         var mask: UInt64
         var base: UInt32
@@ -56,17 +54,25 @@ extension RegionIndex {
 }
 
 extension RegionStore {
-    /// Starts loading the record of each shape: a circle, or a polygon part's header (either may straddle
-    /// two cache lines).
+    /// Starts loading the record of each shape: a circle, or a polygon part's header and band masks
+    /// (either may straddle two cache lines).
     @inline(__always)
     func prefetchRecords(_ shapes: UnsafeBufferPointer<UInt32>) {
         circles.withUnsafeBufferPointer { circles in
             partHeaders.withUnsafeBufferPointer { headers in
-                for shape in shapes {
-                    let record = shape & 1 == 0 ? UnsafeRawPointer(circles.baseAddress! + Int(shape >> 1))
-                        : UnsafeRawPointer(headers.baseAddress! + Int(shape >> 1))
-                    prefetch(record)
-                    prefetch(record + 47)
+                bandMasks.withUnsafeBufferPointer { masks in
+                    for shape in shapes {
+                        let index = Int(shape >> 1)
+                        if shape & 1 == 0 {
+                            prefetch(circles.baseAddress! + index)
+                            prefetch(UnsafeRawPointer(circles.baseAddress! + index) + 47)
+                        } else {
+                            prefetch(headers.baseAddress! + index)
+                            prefetch(UnsafeRawPointer(headers.baseAddress! + index) + 39)
+                            prefetch(masks.baseAddress! + Self.maskBands * index)
+                            prefetch(masks.baseAddress! + Self.maskBands * index + 7)
+                        }
+                    }
                 }
             }
         }
@@ -76,11 +82,6 @@ extension RegionStore {
     @inline(__always)
     func bandMaskIndex(_ header: PartHeader, y: Double) -> Int {
         Int(header.first) + Self.band(y, header.minY, header.scale, Self.maskBands)
-    }
-
-    @inline(__always)
-    func prefetchBandMask(_ index: Int) {
-        bandMasks.withUnsafeBufferPointer { prefetch($0.baseAddress! + index) }
     }
 
     /// Starts loading both ends of the edges in `mask`, numbered from position `base`.
