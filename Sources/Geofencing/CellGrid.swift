@@ -38,28 +38,49 @@ struct CellGrid: Sendable {
             if i == 0 || boxes[4 * i + 3] > maxY { maxY = boxes[4 * i + 3] }
         }
         chooseCells(boxes, n)
+        // A counting sort of (item, cell) pairs by cell: count, sum, then place with a cursor per cell.
+        let columns = self.columns
         var cursor = [UInt32](repeating: 0, count: columns * rows + 1)
-        forEachSpan(boxes, items: 0..<n) { _, c0, c1, r0, r1 in
-            for r in r0...r1 { for c in c0...c1 { cursor[r * columns + c + 1] += 1 } }
-        }
-        for k in 0..<(cursor.count - 1) { cursor[k + 1] += cursor[k] }
-        cellStart = cursor
-        let total = Int(cursor[cursor.count - 1])
-        var entryBoxes = [UInt32](repeating: 0, count: total + 15), entryPayloads = [UInt32](repeating: 0, count: total)
-        forEachSpan(boxes, items: 0..<n, subCells: true) { i, g0x, g1x, g0y, g1y in
-            for r in (g0y >> 8)...(g1y >> 8) {
-                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
-                for c in (g0x >> 8)...(g1x >> 8) {
-                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
-                    let e = Int(cursor[r * columns + c])
-                    cursor[r * columns + c] += 1
-                    entryBoxes[e] = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
-                    entryPayloads[e] = payloads[i]
+        var spans = [Int](repeating: 0, count: 4 * n)
+        boxes.withUnsafeBufferPointer { b in
+            spans.withUnsafeMutableBufferPointer { spans in
+                cursor.withUnsafeMutableBufferPointer { count in
+                    for i in 0..<n {
+                        spans[4 * i] = subColumn(b[4 * i]); spans[4 * i + 1] = subColumn(b[4 * i + 2])
+                        spans[4 * i + 2] = subRow(b[4 * i + 1]); spans[4 * i + 3] = subRow(b[4 * i + 3])
+                        for r in (spans[4 * i + 2] >> 8)...(spans[4 * i + 3] >> 8) {
+                            for c in (spans[4 * i] >> 8)...(spans[4 * i + 1] >> 8) { count[r * columns + c + 1] += 1 }
+                        }
+                    }
+                    for k in 0..<(count.count - 1) { count[k + 1] += count[k] }
                 }
             }
         }
-        self.entryBoxes = entryBoxes
-        self.entryPayloads = entryPayloads
+        cellStart = cursor
+        let total = Int(cursor[cursor.count - 1])
+        entryBoxes = [UInt32](repeating: 0, count: total + 15)
+        entryPayloads = [UInt32](repeating: 0, count: total)
+        spans.withUnsafeBufferPointer { spans in
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
+                    entryPayloads.withUnsafeMutableBufferPointer { entryPayloads in
+                        for i in 0..<n {
+                            let g0x = spans[4 * i], g1x = spans[4 * i + 1], g0y = spans[4 * i + 2], g1y = spans[4 * i + 3]
+                            for r in (g0y >> 8)...(g1y >> 8) {
+                                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
+                                for c in (g0x >> 8)...(g1x >> 8) {
+                                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
+                                    let e = Int(cursor[r * columns + c])
+                                    cursor[r * columns + c] += 1
+                                    entryBoxes[e] = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
+                                    entryPayloads[e] = payloads[i]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Picks the smallest square cell (in metres at the extent's middle latitude) whose grid, estimated
@@ -78,7 +99,10 @@ struct CellGrid: Sendable {
             guard cells < Double(1 << 28), 4 * cells < allowance else { break }
             setCells(size: smaller, stretch: stretch)
             var entries = 0
-            forEachSpan(boxes, items: sample) { _, c0, c1, r0, r1 in entries += (c1 - c0 + 1) * (r1 - r0 + 1) }
+            for i in sample {
+                entries += ((subColumn(boxes[4 * i + 2]) >> 8) - (subColumn(boxes[4 * i]) >> 8) + 1)
+                    * ((subRow(boxes[4 * i + 3]) >> 8) - (subRow(boxes[4 * i + 1]) >> 8) + 1)
+            }
             guard 8 * Double(entries * stride) + 4 * cells <= allowance else { break }
             size = smaller
         }
@@ -98,18 +122,6 @@ struct CellGrid: Sendable {
 
     @inline(__always)
     private func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
-
-    /// Calls `body` with each item's first and last column and row, or with sub-cells when `subCells` is set.
-    private func forEachSpan<S: Sequence<Int>>(_ boxes: [Double], items: S, subCells: Bool = false,
-                                               _ body: (Int, Int, Int, Int, Int) -> Void) {
-        let shift = subCells ? 0 : 8
-        boxes.withUnsafeBufferPointer { b in
-            for i in items {
-                body(i, subColumn(b[4 * i]) >> shift, subColumn(b[4 * i + 2]) >> shift,
-                     subRow(b[4 * i + 1]) >> shift, subRow(b[4 * i + 3]) >> shift)
-            }
-        }
-    }
 
     /// Calls `body` with the payload of every item whose box (widened by at most 1/256 of a cell) holds the point.
     @inline(__always)

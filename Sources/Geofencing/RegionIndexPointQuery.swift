@@ -6,7 +6,7 @@ extension RegionIndex {
 
     /// In stages, each starting the memory reads the next one needs before it uses any: the grid's
     /// candidates; their records (circles, polygon part headers with their band masks); the edges in the
-    /// point's band. At a million regions nearly every read of a stage misses the cache, and this way a query
+    /// point's band of each small polygon part. At a million regions nearly every read of a stage misses the cache, and this way a query
     /// waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
@@ -22,7 +22,8 @@ extension RegionIndex {
                     }
                 }
                 store.prefetchRecords(UnsafeBufferPointer(rebasing: shapes[0..<count]))
-                var parts = 0
+                // Small polygons first, so that their edges load while the circles are tested.
+                var parts = 0, others = 0
                 for shape in shapes[0..<count] {
                     if shape & 1 == 1 {
                         let header = store.partHeaders[Int(shape >> 1)]
@@ -36,6 +37,10 @@ extension RegionIndex {
                             continue
                         }
                     }
+                    shapes[others] = shape
+                    others += 1
+                }
+                for shape in shapes[0..<others] {
                     if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
                 }
                 for part in pending[0..<parts] where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y) {
