@@ -41,44 +41,45 @@ struct CellGrid: Sendable {
         // A counting sort of (item, cell) pairs by cell: count, sum, then place with a cursor per cell.
         let columns = self.columns
         var cursor = [UInt32](repeating: 0, count: columns * rows + 1)
-        var spans = [Int](repeating: 0, count: 4 * n)
-        boxes.withUnsafeBufferPointer { b in
-            spans.withUnsafeMutableBufferPointer { spans in
-                cursor.withUnsafeMutableBufferPointer { count in
-                    for i in 0..<n {
-                        spans[4 * i] = subColumn(b[4 * i]); spans[4 * i + 1] = subColumn(b[4 * i + 2])
-                        spans[4 * i + 2] = subRow(b[4 * i + 1]); spans[4 * i + 3] = subRow(b[4 * i + 3])
-                        for r in (spans[4 * i + 2] >> 8)...(spans[4 * i + 3] >> 8) {
-                            for c in (spans[4 * i] >> 8)...(spans[4 * i + 1] >> 8) { count[r * columns + c + 1] += 1 }
-                        }
-                    }
-                    for k in 0..<(count.count - 1) { count[k + 1] += count[k] }
+        cursor.withUnsafeMutableBufferPointer { count in
+            forEachSpan(boxes) { _, g0x, g1x, g0y, g1y in
+                for r in (g0y >> 8)...(g1y >> 8) {
+                    for c in (g0x >> 8)...(g1x >> 8) { count[r * columns + c + 1] += 1 }
                 }
             }
+            for k in 0..<(count.count - 1) { count[k + 1] += count[k] }
         }
         cellStart = cursor
         let total = Int(cursor[cursor.count - 1])
-        entryBoxes = [UInt32](repeating: 0, count: total + 15)
-        entryPayloads = [UInt32](repeating: 0, count: total)
-        spans.withUnsafeBufferPointer { spans in
-            cursor.withUnsafeMutableBufferPointer { cursor in
-                entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
-                    entryPayloads.withUnsafeMutableBufferPointer { entryPayloads in
-                        for i in 0..<n {
-                            let g0x = spans[4 * i], g1x = spans[4 * i + 1], g0y = spans[4 * i + 2], g1y = spans[4 * i + 3]
-                            for r in (g0y >> 8)...(g1y >> 8) {
-                                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
-                                for c in (g0x >> 8)...(g1x >> 8) {
-                                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
-                                    let e = Int(cursor[r * columns + c])
-                                    cursor[r * columns + c] += 1
-                                    entryBoxes[e] = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
-                                    entryPayloads[e] = payloads[i]
-                                }
+        var entryBoxes = [UInt32](repeating: 0, count: total + 15), entryPayloads = [UInt32](repeating: 0, count: total)
+        cursor.withUnsafeMutableBufferPointer { cursor in
+            entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
+                entryPayloads.withUnsafeMutableBufferPointer { entryPayloads in
+                    forEachSpan(boxes) { i, g0x, g1x, g0y, g1y in
+                        for r in (g0y >> 8)...(g1y >> 8) {
+                            let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
+                            for c in (g0x >> 8)...(g1x >> 8) {
+                                let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
+                                let e = Int(cursor[r * columns + c])
+                                cursor[r * columns + c] += 1
+                                entryBoxes[e] = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
+                                entryPayloads[e] = payloads[i]
                             }
                         }
                     }
                 }
+            }
+        }
+        self.entryBoxes = entryBoxes
+        self.entryPayloads = entryPayloads
+    }
+
+    /// Calls `body` with each item's number and its first and last sub-cell column and row.
+    @inline(__always)
+    private func forEachSpan(_ boxes: [Double], _ body: (Int, Int, Int, Int, Int) -> Void) {
+        boxes.withUnsafeBufferPointer { b in
+            for i in 0..<(b.count / 4) {
+                body(i, subColumn(b[4 * i]), subColumn(b[4 * i + 2]), subRow(b[4 * i + 1]), subRow(b[4 * i + 3]))
             }
         }
     }
