@@ -93,7 +93,7 @@ public struct RegionIndex: Sendable {
             }
         }
         tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
-        store.reorderShapes(tree.leafPayloads.lazy.map { itemSlots[Int($0)] })
+        store.reorderShapes(gather(itemSlots, at: tree.leafPayloads))
         let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])) }
         tree.mapLeafPayloads { shapes[Int($0)] }
         grid = CellGrid(boxes: boxes, payloads: shapes)
