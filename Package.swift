@@ -14,7 +14,8 @@ let package = Package(
         .target(name: "Traces", dependencies: ["GeoWakeCore"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
-        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS"]),
+        .target(name: "CPrefetch"),
+        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CPrefetch"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .executableTarget(

@@ -57,7 +57,8 @@ extension RegionStore {
         partHeaders.append(PartHeader(minY: minY, scale: scale, firstPosition: UInt32(firstPosition), slot: partSlots[part],
                                       first: UInt32(first), count: UInt32(count), raster: -1))
         // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
-        var masks = [UInt64](repeating: 0, count: masked ? count : 0)
+        // The masks are a vector of 8 (`maskBands`) rather than an array: no allocation per part.
+        var masks = SIMD8<UInt64>()
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
         forEachEdgeStart(ofPart: part) { i in
             let y0 = coordinates[2 * i + 1], y1 = coordinates[2 * i + 3]
@@ -68,9 +69,10 @@ extension RegionStore {
                 if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
             }
         }
-        if masked {
-            bandMasks.append(contentsOf: masks)
-        } else {
+        // Every part has 8 masks, large ones empty: part p's masks are `8 * p ..< 8 * p + 8`, found
+        // (and prefetched) from the part's number alone, before its header arrives.
+        for b in 0..<Self.maskBands { bandMasks.append(masks[b]) }
+        if !masked {
             for list in lists {
                 bandEdgeStart.append(UInt32(bandEdges.count))
                 bandEdges.append(contentsOf: list)
@@ -136,12 +138,6 @@ extension RegionStore {
             }
             return inside
         }
-    }
-
-    /// The edge mask of a small part's band holding latitude y.
-    @inline(__always)
-    func bandMask(_ header: PartHeader, y: Double) -> UInt64 {
-        bandMasks[Int(header.first) + Self.band(y, header.minY, header.scale, Self.maskBands)]
     }
 
     /// Crossing parity over the edges in `mask`, numbered from position `base`.

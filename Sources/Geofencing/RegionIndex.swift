@@ -1,5 +1,5 @@
 /// The spatial index of geographic regions: a packed Hilbert R-tree over every region present at the last
-/// build, plus a small second tree and a short unsorted tail for regions added since, so that adds and
+/// build (for box queries) and a uniform grid over the same (for point queries, see `CellGrid`), plus a small second tree and a short unsorted tail for regions added since, so that adds and
 /// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
 /// next rebuild, which happens once the additions or removals reach an eighth of the index.
 /// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
@@ -7,6 +7,7 @@
 public struct RegionIndex: Sendable {
     public private(set) var store: RegionStore
     private var tree = PackedRTree()
+    private var grid = CellGrid()
     /// Boxes and shape references of the items added since `tree` was built; the first
     /// `recent.itemCount` are in `recent`.
     private var addedBoxes: [Double] = []
@@ -92,8 +93,10 @@ public struct RegionIndex: Sendable {
             }
         }
         tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
-        store.reorderShapes(tree.leafPayloads.lazy.map { itemSlots[Int($0)] })
-        tree.mapLeafPayloads { store.shapeReference(ofSlot: itemSlots[Int($0)], part: Int(itemParts[Int($0)])) }
+        store.reorderShapes(gather(itemSlots, at: tree.leafPayloads))
+        let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])) }
+        tree.mapLeafPayloads { shapes[Int($0)] }
+        grid = CellGrid(boxes: boxes, payloads: shapes)
         addedBoxes = []
         addedShapes = []
         recent = PackedRTree()
@@ -105,6 +108,18 @@ public struct RegionIndex: Sendable {
     @inline(__always)
     func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        forEachAddedCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+    }
+
+    /// The same for a point, from the grid instead of the main tree.
+    @inline(__always)
+    func forEachCandidate(x: Double, y: Double, _ body: (UInt32) -> Void) {
+        grid.forEach(x: x, y: y, body)
+        forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, body)
+    }
+
+    @inline(__always)
+    private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         guard !addedShapes.isEmpty else { return }
         recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
         addedBoxes.withUnsafeBufferPointer { b in
@@ -117,6 +132,7 @@ public struct RegionIndex: Sendable {
 
     /// Bytes held by the index and its store.
     public var memoryFootprint: Int {
-        store.memoryFootprint + tree.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
+        store.memoryFootprint + tree.memoryFootprint + grid.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
     }
 }
+

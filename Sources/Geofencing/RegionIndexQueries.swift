@@ -1,31 +1,4 @@
 extension RegionIndex: RegionQuerying {
-    /// In two passes: the tree walk decides circles and reads each small polygon's header and band mask,
-    /// then the edge tests run. The first pass's memory reads do not wait on one another, so at a million
-    /// regions, where most of them miss the cache, they overlap instead of queueing behind the edge loops.
-    public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
-        guard let (x, y) = Self.normalized(point) else { return }
-        withUnsafeTemporaryAllocation(of: (mask: UInt64, base: UInt32, slot: UInt32).self, capacity: 64) { pending in
-            var count = 0
-            forEachCandidate(minX: x, minY: y, maxX: x, maxY: y) { shape in
-                if shape & 1 == 1 && count < 64 {
-                    let header = store.partHeaders[Int(shape >> 1)]
-                    if header.isMasked {
-                        let mask = store.bandMask(header, y: y)
-                        if mask != 0 {
-                            pending[count] = (mask, header.firstPosition, header.slot)
-                            count += 1
-                        }
-                        return
-                    }
-                }
-                if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
-            }
-            for k in 0..<count where store.maskedPartContains(base: Int(pending[k].base), mask: pending[k].mask, x: x, y: y) {
-                body(RegionHandle(rawValue: pending[k].slot))
-            }
-        }
-    }
-
     public func forEachRegion(within distance: Double, of point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point), distance.isFinite else { return }
         let reach = max(0, distance)

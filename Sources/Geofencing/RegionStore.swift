@@ -39,7 +39,7 @@ public struct RegionStore: Sendable {
     var polygonRingStart: [UInt32] = [0]
     /// Longitude, latitude pairs.
     var coordinates: [Double] = []
-    /// Edge bands per polygon part (see `PolygonBands`).
+    /// Edge bands per polygon part (see `PolygonBands`): 8 masks per part, then lists for large parts.
     var partHeaders: [PartHeader] = []
     var bandMasks: [UInt64] = []
     var bandEdgeStart: [UInt32] = []

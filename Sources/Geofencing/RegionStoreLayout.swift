@@ -1,3 +1,5 @@
+import CPrefetch
+
 extension RegionStore {
     /// Rewrites circles and polygons in the given slot order (the index's Hilbert order), dropping the
     /// shapes of removed slots. Regions that are near each other on the ground then sit near each other
@@ -6,15 +8,24 @@ extension RegionStore {
     ///
     /// The bulk of the data is copied in its old order (sequential reads, scattered block writes): read in
     /// the new order instead, every region costs a few cache misses in a row, and the copy takes 3× longer.
-    mutating func reorderShapes<S: Sequence<UInt32>>(_ slotsInOrder: S) {
-        // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read.
+    mutating func reorderShapes(_ slotsInOrder: [UInt32]) {
+        // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read,
+        // at random, so each slot's reads start `lookahead` slots early.
         let none = UInt32.max
         var newCircleOf = [UInt32](repeating: none, count: circles.count)
         var polygonOrder: [UInt32] = []   // old polygon number of each new polygon
         polygonOrder.reserveCapacity(polygonPartStart.count - 1)
         var newShapeIndex = [UInt32](repeating: none, count: slotCount)
         var circleCount: UInt32 = 0
-        for slot in slotsInOrder where newShapeIndex[Int(slot)] == none {
+        let lookahead = 16
+        for (k, slot) in slotsInOrder.enumerated() {
+            if k + lookahead < slotsInOrder.count {
+                let ahead = Int(slotsInOrder[k + lookahead])
+                kinds.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+                shapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+                newShapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+            }
+            guard newShapeIndex[Int(slot)] == none else { continue }
             let old = Int(shapeIndex[Int(slot)])
             switch kinds[Int(slot)] {
             case .circle:

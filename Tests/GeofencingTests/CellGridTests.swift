@@ -1,0 +1,42 @@
+import Testing
+@testable import Geofencing
+
+@Suite struct CellGridTests {
+    @Test func pointFindsEveryBoxHoldingItAndFewOthers() {
+        var rng = SeededGenerator(seed: 43)
+        for count in [1, 2, 17, 300, 5000] {
+            var boxes: [Double] = []
+            for _ in 0..<count {
+                let x = Double.random(in: 13...14, using: &rng), y = Double.random(in: 52...52.6, using: &rng)
+                let w = Double.random(in: 0...0.05, using: &rng) * Double.random(in: 0...1, using: &rng)
+                boxes += [x, y, x + w, y + w * 0.7]
+            }
+            let grid = CellGrid(boxes: boxes, payloads: (0..<UInt32(count)).map { $0 * 3 })
+            for probe in 0..<400 {
+                // Half the probes on box corners, where rounding would show.
+                let b = 4 * Int.random(in: 0..<count, using: &rng)
+                let x = probe % 2 == 0 ? boxes[b + 2 * Int.random(in: 0...1, using: &rng)] : Double.random(in: 12.9...14.1, using: &rng)
+                let y = probe % 2 == 0 ? boxes[b + 1 + 2 * Int.random(in: 0...1, using: &rng)] : Double.random(in: 51.9...52.7, using: &rng)
+                var got: [UInt32] = []
+                grid.forEach(x: x, y: y) { got.append($0 / 3) }
+                let want = (0..<UInt32(count)).filter { i in
+                    let b = 4 * Int(i)
+                    return boxes[b] <= x && boxes[b + 1] <= y && boxes[b + 2] >= x && boxes[b + 3] >= y
+                }
+                #expect(Set(want).isSubset(of: got), "count \(count)")
+                #expect(Set(got).count == got.count)
+                #expect(got.count - want.count <= 1 + count / 50)
+            }
+        }
+    }
+
+    @Test func pointOnADegenerateBoxIsFound() {
+        let grid = CellGrid(boxes: [13.4000001, 52.5200001, 13.4000001, 52.5200001], payloads: [7])
+        var got: [UInt32] = []
+        grid.forEach(x: 13.4000001, y: 52.5200001) { got.append($0) }
+        #expect(got == [7])
+        got = []
+        grid.forEach(x: 13.4000002, y: 52.5200001) { got.append($0) }
+        #expect(got.isEmpty)
+    }
+}
