@@ -84,22 +84,40 @@ struct FixLineFormatter {
         // remainder `scaled - truncated` are both exact. Signed conversions, because x86 has no
         // single instruction for unsigned 64-bit ones.
         let truncated = Int64(scaled)
-        var units = UInt64(truncated)
-        if scaled - Double(truncated) >= 0.5 { units += 1 }
+        let units = UInt64(truncated) &+ (scaled - Double(truncated) >= 0.5 ? 1 : 0)
         if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
         // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
         let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
         let fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
         unsigned(whole, minimumDigits: 1)
         guard fraction != 0 else { return }
-        // All the digits, then the trailing zeros taken back: cheaper than dividing them away.
+        // All the digits, then the trailing zeros taken back: cheaper than dividing them away. They
+        // are counted without a loop (their number varies from value to value, and a loop's exit
+        // mispredicted) and without reading back the digits just stored (a stalled load).
         byte(UInt8(ascii: "."))
         if decimals == 9 {
-            nineDigits(UInt32(truncatingIfNeeded: fraction))
+            let v = UInt32(truncatingIfNeeded: fraction)
+            byte(UInt8(truncatingIfNeeded: v / 100_000_000) &+ UInt8(ascii: "0"))
+            let rest = FixLineFormatter.eightDigits(v % 100_000_000)
+            UnsafeMutableRawPointer(p).storeBytes(of: (rest | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+            // The last digit is the most significant byte, so trailing zero digits are leading zero bytes.
+            p += 8 - rest.leadingZeroBitCount / 8
         } else {
-            threeDigits(UInt32(truncatingIfNeeded: fraction))
+            let v = UInt32(truncatingIfNeeded: fraction)
+            threeDigits(v)
+            p -= (v % 10 == 0 ? 1 : 0) + (v % 100 == 0 ? 1 : 0)
         }
-        while p[-1] == UInt8(ascii: "0") { p -= 1 }
+    }
+
+    /// The eight decimal digits of `v` < 10^8 as byte values 0…9, the first digit in the lowest byte.
+    /// Halves, quarters and single digits are split in parallel lanes of one register, the divisions
+    /// done as multiplications by scaled reciprocals (exact for these ranges).
+    static func eightDigits(_ v: UInt32) -> UInt64 {
+        let halves = UInt64(v / 10_000) | UInt64(v % 10_000) << 32
+        let hundreds = (halves &* 10_486) >> 20 & 0x0000_007F_0000_007F   // n / 100 in 32-bit lanes
+        let quarters = hundreds | (halves &- hundreds &* 100) << 16
+        let tens = (quarters &* 103) >> 10 & 0x000F_000F_000F_000F         // n / 10 in 16-bit lanes
+        return tens | (quarters &- tens &* 10) << 8
     }
 
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
@@ -130,24 +148,6 @@ struct FixLineFormatter {
         }
         if i == 1 { p[0] = UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0") }
         p += count
-    }
-
-    /// Exactly nine digits of `v` < 10^9, unrolled, in 32-bit arithmetic.
-    private mutating func nineDigits(_ v: UInt32) {
-        let pairs = FixLineFormatter.digitPairs.utf8Start
-        let high = v / 100_000, low = v % 100_000
-        let h1 = Int(high / 100) &* 2, h2 = Int(high % 100) &* 2
-        let l1 = Int(low / 1_000) &* 2, l2 = Int(low / 10 % 100) &* 2
-        p[0] = pairs[h1]
-        p[1] = pairs[h1 + 1]
-        p[2] = pairs[h2]
-        p[3] = pairs[h2 + 1]
-        p[4] = pairs[l1]
-        p[5] = pairs[l1 + 1]
-        p[6] = pairs[l2]
-        p[7] = pairs[l2 + 1]
-        p[8] = UInt8(truncatingIfNeeded: low % 10) &+ UInt8(ascii: "0")
-        p += 9
     }
 
     /// Exactly three digits of `v` < 1000.

@@ -58,6 +58,13 @@ struct NMEASentenceParser: Sendable {
             wide ^= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             i += 8
         }
+        // The last 1…7 bytes: the word ending at the body's end, with the bytes already summed
+        // shifted out. Its length varies by sentence, so a byte loop here mispredicted its exit.
+        if i < count && count >= 8 {
+            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            wide ^= last >> (8 * (8 - (count - i)))
+            i = count
+        }
         wide ^= wide >> 32
         wide ^= wide >> 16
         wide ^= wide >> 8
