@@ -48,6 +48,16 @@ struct NMEAFields {
 
     mutating func markMalformed() { isMalformed = true }
 
+    /// Steps over the five-character address, which the caller has checked in place.
+    mutating func skipAddress() {
+        if end - cursor > 5 {
+            cursor += 6
+        } else {
+            cursor = end
+            exhausted = true
+        }
+    }
+
     /// Whether the sentence has another field: optional trailing fields (FAA mode, nav status) are
     /// read only when it does.
     var hasMoreFields: Bool { !exhausted }

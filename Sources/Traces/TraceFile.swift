@@ -44,7 +44,7 @@ public enum TraceFile {
     private static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapped != MAP_FAILED {
             let size = Int(info.st_size)
             defer { munmap(mapped, size) }
             _ = madvise(mapped, size, MADV_SEQUENTIAL)
