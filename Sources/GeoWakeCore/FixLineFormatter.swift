@@ -25,7 +25,7 @@ struct FixLineFormatter {
 
     private static func fits(_ value: Double?, _ scale: Double) -> Bool {
         guard let value else { return true }
-        return value.isFinite && abs(value) * scale < 8.9e15
+        return abs(value) * scale < 8.9e15   // false for infinities and NaN too
     }
 
     mutating func line(_ fix: Fix, _ dates: inout DateCache) {
@@ -122,8 +122,21 @@ struct FixLineFormatter {
 
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Decimal digits, zero-padded to `minimumDigits`.
-    private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+    /// Decimal digits, zero-padded to `minimumDigits`. Whole parts, modes and counts are nearly all
+    /// below 100: those are written inline, without counting the digits first.
+    @inline(__always) private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        if value < 100 && minimumDigits <= 2 {
+            if value >= 10 || minimumDigits == 2 {
+                twoDigits(Int(truncatingIfNeeded: value))
+            } else {
+                byte(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
+            }
+        } else {
+            anyUnsigned(value, minimumDigits: minimumDigits)
+        }
+    }
+
+    private mutating func anyUnsigned(_ value: UInt64, minimumDigits: Int) {
         var count = 1
         var rest = value
         while rest >= 100 {

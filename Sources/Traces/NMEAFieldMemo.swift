@@ -8,7 +8,7 @@ struct NMEAFieldMemo<Value: Sendable>: Sendable {
 
     /// Whether the fields starting at `start` (and ending at a comma or the body end) are the remembered text.
     /// Mutating only to read `text` in place: the non-mutating form copied all of it to the stack first.
-    mutating func matches(_ start: UnsafePointer<UInt8>, available: Int) -> Int? {
+    @inline(__always) mutating func matches(_ start: UnsafePointer<UInt8>, available: Int) -> Int? {
         guard count >= 0, count <= available else { return nil }
         guard count == available || start[count] == UInt8(ascii: ",") else { return nil }
         // Word by word: these are a few dozen bytes, too short for a memcmp call to pay off.
