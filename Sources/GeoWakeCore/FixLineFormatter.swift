@@ -1,7 +1,8 @@
 /// Formats one `geowake fixes` line straight into raw memory, for `JSONLineWriter.fixLine`: the CLI
 /// prints about a million of these a second, and appending field by field to an array cost more
 /// than parsing the NMEA they came from. Output is byte-identical to `beginObject`, `fixFields`,
-/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way.
+/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way
+/// (see `isExact`).
 struct FixLineFormatter {
     /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys.
     static let capacity = 384
@@ -16,17 +17,10 @@ struct FixLineFormatter {
 
     var count: Int { p - start }
 
-    /// Whether every number of `fix` prints through `number` exactly as `appendNumber` prints it.
-    static func covers(_ fix: Fix) -> Bool {
-        fits(fix.coordinate.latitude, 1e9) && fits(fix.coordinate.longitude, 1e9)
-            && fits(fix.altitudeMSL, 1e3) && fits(fix.speed, 1e3) && fits(fix.course, 1e3)
-            && fits(fix.horizontalAccuracy, 1e3)
-    }
-
-    private static func fits(_ value: Double?, _ scale: Double) -> Bool {
-        guard let value else { return true }
-        return abs(value) * scale < 8.9e15   // false for infinities and NaN too
-    }
+    /// False once a number was beyond what `number` prints exactly as `appendNumber` does
+    /// (non-finite, or beyond exact integer range once scaled): the line must then be written the
+    /// long way. Checked as the numbers are written rather than in a pass before, as they all fit.
+    private(set) var isExact = true
 
     mutating func line(_ fix: Fix, _ dates: inout DateCache) {
         byte(UInt8(ascii: "{"))
@@ -80,6 +74,10 @@ struct FixLineFormatter {
     /// `appendNumber`'s rule: rounded half away from zero to `decimals`, trailing zeros dropped, no "-0".
     private mutating func number(_ value: Double, decimals: Int, scale: Double) {
         let scaled = abs(value) * scale
+        guard scaled < 8.9e15 else {   // false for infinities and NaN too
+            isExact = false
+            return
+        }
         // Exact round-half-away-from-zero without a libm call: below 2^53 the truncation and the
         // remainder `scaled - truncated` are both exact. Signed conversions, because x86 has no
         // single instruction for unsigned 64-bit ones.
@@ -178,46 +176,52 @@ struct FixLineFormatter {
         p += 2
     }
 
-    /// The last date printed, `yyyy-mm-dd`: consecutive fixes nearly always share it.
+    /// The last minute printed, `yyyy-mm-ddThh:mm:`: consecutive fixes nearly always share it.
     struct DateCache: Sendable {
-        fileprivate var day = Int64.min
-        fileprivate var text: (UInt64, UInt64) = (0, 0)
+        fileprivate var minute = Int64.min
+        fileprivate var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     }
 
     private mutating func timestamp(_ t: Timestamp, _ cache: inout DateCache) {
         let ms = t.millisecondsSince1970
-        var day = ms / 86_400_000
-        var msOfDay = ms % 86_400_000
-        if msOfDay < 0 {
-            msOfDay += 86_400_000
-            day -= 1
+        var minute = ms / 60_000
+        var msOfMinute = ms % 60_000
+        if msOfMinute < 0 {
+            msOfMinute += 60_000
+            minute -= 1
         }
-        if day == cache.day {
-            withUnsafeBytes(of: cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 10) }
-            p += 10
+        if minute == cache.minute {
+            withUnsafeBytes(of: &cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 17) }
+            p += 17
         } else {
-            let date = p
+            let prefix = p
+            var day = minute / 1_440
+            var minuteOfDay = minute % 1_440
+            if minuteOfDay < 0 {
+                minuteOfDay += 1_440
+                day -= 1
+            }
             let (year, month, dayOfMonth) = Timestamp.civilFromDays(Int(day))
             unsigned(UInt64(max(year, 0)), minimumDigits: 4)
             byte(UInt8(ascii: "-"))
             twoDigits(month)
             byte(UInt8(ascii: "-"))
             twoDigits(dayOfMonth)
-            if p - date == 10 {
-                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: date, byteCount: 10) }
-                cache.day = day
+            byte(UInt8(ascii: "T"))
+            twoDigits(Int(minuteOfDay / 60))
+            byte(UInt8(ascii: ":"))
+            twoDigits(Int(minuteOfDay % 60))
+            byte(UInt8(ascii: ":"))
+            if p - prefix == 17 {   // four-digit years only
+                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: prefix, byteCount: 17) }
+                cache.minute = minute
             }
         }
-        let ofDay = Int(msOfDay)
-        byte(UInt8(ascii: "T"))
-        twoDigits(ofDay / 3_600_000)
-        byte(UInt8(ascii: ":"))
-        twoDigits(ofDay / 60_000 % 60)
-        byte(UInt8(ascii: ":"))
-        twoDigits(ofDay / 1000 % 60)
+        let ofMinute = Int(msOfMinute)
+        twoDigits(ofMinute / 1000)
         byte(UInt8(ascii: "."))
-        byte(UInt8(truncatingIfNeeded: ofDay % 1000 / 100) &+ UInt8(ascii: "0"))
-        twoDigits(ofDay % 100)
+        byte(UInt8(truncatingIfNeeded: ofMinute % 1000 / 100) &+ UInt8(ascii: "0"))
+        twoDigits(ofMinute % 100)
         byte(UInt8(ascii: "Z"))
     }
 }

@@ -49,12 +49,17 @@ struct NMEASentenceParser: Sendable {
         }
     }
 
-    /// XOR of the body bytes, eight at a time.
+    /// XOR of the body bytes, sixteen, then eight at a time.
     static func checksum(_ body: UnsafePointer<UInt8>, _ count: Int) -> UInt8 {
         var wide: UInt64 = 0
         var i = 0
         let raw = UnsafeRawPointer(body)
-        while i &+ 8 <= count {
+        while i &+ 16 <= count {
+            wide ^= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                ^ raw.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
+            i &+= 16
+        }
+        if i &+ 8 <= count {
             wide ^= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             i &+= 8
         }
