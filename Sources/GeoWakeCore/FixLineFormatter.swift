@@ -72,7 +72,8 @@ struct FixLineFormatter {
     }
 
     /// `appendNumber`'s rule: rounded half away from zero to `decimals`, trailing zeros dropped, no "-0".
-    private mutating func number(_ value: Double, decimals: Int, scale: Double) {
+    /// Inlined, so that each caller's constant `decimals` and `scale` fold away.
+    @inline(__always) private mutating func number(_ value: Double, decimals: Int, scale: Double) {
         let scaled = abs(value) * scale
         guard scaled < 8.9e15 else {   // false for infinities and NaN too
             isExact = false
