@@ -41,12 +41,10 @@ public enum TraceFile {
 
     /// Hands over the contents in order: a regular file mapped into memory (no copy through the
     /// kernel's read path, which was a tenth of `geowake fixes`' time), anything else through `read(2)`.
-    /// The mapping is populated up front: taking its page faults one by one as the reader reached
-    /// them cost a third more system time.
     private static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapped != MAP_FAILED {
+           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
             let size = Int(info.st_size)
             defer { munmap(mapped, size) }
             _ = madvise(mapped, size, MADV_SEQUENTIAL)
