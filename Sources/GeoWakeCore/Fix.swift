@@ -20,6 +20,7 @@ public struct Fix: Hashable, Sendable {
     /// Satellites used in the solution.
     public var satellites: Int?
 
+    @inlinable   // built once per fix by the readers in other modules
     public init(time: Timestamp?, coordinate: Coordinate, altitudeMSL: Double? = nil, speed: Double? = nil,
                 course: Double? = nil, horizontalAccuracy: Double? = nil, mode: Mode = .twoD, satellites: Int? = nil) {
         self.time = time

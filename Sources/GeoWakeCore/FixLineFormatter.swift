@@ -1,7 +1,8 @@
 /// Formats one `geowake fixes` line straight into raw memory, for `JSONLineWriter.fixLine`: the CLI
 /// prints about a million of these a second, and appending field by field to an array cost more
 /// than parsing the NMEA they came from. Output is byte-identical to `beginObject`, `fixFields`,
-/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way.
+/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way
+/// (see `isExact`).
 struct FixLineFormatter {
     /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys.
     static let capacity = 384
@@ -16,17 +17,10 @@ struct FixLineFormatter {
 
     var count: Int { p - start }
 
-    /// Whether every number of `fix` prints through `number` exactly as `appendNumber` prints it.
-    static func covers(_ fix: Fix) -> Bool {
-        fits(fix.coordinate.latitude, 1e9) && fits(fix.coordinate.longitude, 1e9)
-            && fits(fix.altitudeMSL, 1e3) && fits(fix.speed, 1e3) && fits(fix.course, 1e3)
-            && fits(fix.horizontalAccuracy, 1e3)
-    }
-
-    private static func fits(_ value: Double?, _ scale: Double) -> Bool {
-        guard let value else { return true }
-        return value.isFinite && abs(value) * scale < 8.9e15
-    }
+    /// False once a number was beyond what `number` prints exactly as `appendNumber` does
+    /// (non-finite, or beyond exact integer range once scaled): the line must then be written the
+    /// long way. Checked as the numbers are written rather than in a pass before, as they all fit.
+    private(set) var isExact = true
 
     mutating func line(_ fix: Fix, _ dates: inout DateCache) {
         byte(UInt8(ascii: "{"))
@@ -78,34 +72,70 @@ struct FixLineFormatter {
     }
 
     /// `appendNumber`'s rule: rounded half away from zero to `decimals`, trailing zeros dropped, no "-0".
-    private mutating func number(_ value: Double, decimals: Int, scale: Double) {
+    /// Inlined, so that each caller's constant `decimals` and `scale` fold away.
+    @inline(__always) private mutating func number(_ value: Double, decimals: Int, scale: Double) {
         let scaled = abs(value) * scale
+        guard scaled < 8.9e15 else {   // false for infinities and NaN too
+            isExact = false
+            return
+        }
         // Exact round-half-away-from-zero without a libm call: below 2^53 the truncation and the
         // remainder `scaled - truncated` are both exact. Signed conversions, because x86 has no
         // single instruction for unsigned 64-bit ones.
         let truncated = Int64(scaled)
-        var units = UInt64(truncated)
-        if scaled - Double(truncated) >= 0.5 { units += 1 }
+        let units = UInt64(truncated) &+ (scaled - Double(truncated) >= 0.5 ? 1 : 0)
         if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
         // Constant divisors (1e9, 1e3), so the splits compile to multiplications.
         let whole = decimals == 9 ? units / 1_000_000_000 : units / 1_000
         let fraction = decimals == 9 ? units % 1_000_000_000 : units % 1_000
         unsigned(whole, minimumDigits: 1)
         guard fraction != 0 else { return }
-        // All the digits, then the trailing zeros taken back: cheaper than dividing them away.
+        // All the digits, then the trailing zeros taken back: cheaper than dividing them away. They
+        // are counted without a loop (their number varies from value to value, and a loop's exit
+        // mispredicted) and without reading back the digits just stored (a stalled load).
         byte(UInt8(ascii: "."))
         if decimals == 9 {
-            nineDigits(UInt32(truncatingIfNeeded: fraction))
+            let v = UInt32(truncatingIfNeeded: fraction)
+            byte(UInt8(truncatingIfNeeded: v / 100_000_000) &+ UInt8(ascii: "0"))
+            let rest = FixLineFormatter.eightDigits(v % 100_000_000)
+            UnsafeMutableRawPointer(p).storeBytes(of: (rest | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+            // The last digit is the most significant byte, so trailing zero digits are leading zero bytes.
+            p += 8 - rest.leadingZeroBitCount / 8
         } else {
-            threeDigits(UInt32(truncatingIfNeeded: fraction))
+            let v = UInt32(truncatingIfNeeded: fraction)
+            threeDigits(v)
+            p -= (v % 10 == 0 ? 1 : 0) + (v % 100 == 0 ? 1 : 0)
         }
-        while p[-1] == UInt8(ascii: "0") { p -= 1 }
+    }
+
+    /// The eight decimal digits of `v` < 10^8 as byte values 0…9, the first digit in the lowest byte.
+    /// Halves, quarters and single digits are split in parallel lanes of one register, the divisions
+    /// done as multiplications by scaled reciprocals (exact for these ranges).
+    static func eightDigits(_ v: UInt32) -> UInt64 {
+        let halves = UInt64(v / 10_000) | UInt64(v % 10_000) << 32
+        let hundreds = (halves &* 10_486) >> 20 & 0x0000_007F_0000_007F   // n / 100 in 32-bit lanes
+        let quarters = hundreds | (halves &- hundreds &* 100) << 16
+        let tens = (quarters &* 103) >> 10 & 0x000F_000F_000F_000F         // n / 10 in 16-bit lanes
+        return tens | (quarters &- tens &* 10) << 8
     }
 
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Decimal digits, zero-padded to `minimumDigits`.
-    private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+    /// Decimal digits, zero-padded to `minimumDigits`. Whole parts, modes and counts are nearly all
+    /// below 100: those are written inline, without counting the digits first.
+    @inline(__always) private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        if value < 100 && minimumDigits <= 2 {
+            if value >= 10 || minimumDigits == 2 {
+                twoDigits(Int(truncatingIfNeeded: value))
+            } else {
+                byte(UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "0"))
+            }
+        } else {
+            anyUnsigned(value, minimumDigits: minimumDigits)
+        }
+    }
+
+    private mutating func anyUnsigned(_ value: UInt64, minimumDigits: Int) {
         var count = 1
         var rest = value
         while rest >= 100 {
@@ -132,24 +162,6 @@ struct FixLineFormatter {
         p += count
     }
 
-    /// Exactly nine digits of `v` < 10^9, unrolled, in 32-bit arithmetic.
-    private mutating func nineDigits(_ v: UInt32) {
-        let pairs = FixLineFormatter.digitPairs.utf8Start
-        let high = v / 100_000, low = v % 100_000
-        let h1 = Int(high / 100) &* 2, h2 = Int(high % 100) &* 2
-        let l1 = Int(low / 1_000) &* 2, l2 = Int(low / 10 % 100) &* 2
-        p[0] = pairs[h1]
-        p[1] = pairs[h1 + 1]
-        p[2] = pairs[h2]
-        p[3] = pairs[h2 + 1]
-        p[4] = pairs[l1]
-        p[5] = pairs[l1 + 1]
-        p[6] = pairs[l2]
-        p[7] = pairs[l2 + 1]
-        p[8] = UInt8(truncatingIfNeeded: low % 10) &+ UInt8(ascii: "0")
-        p += 9
-    }
-
     /// Exactly three digits of `v` < 1000.
     private mutating func threeDigits(_ v: UInt32) {
         let pair = Int(v % 100) &* 2
@@ -165,46 +177,52 @@ struct FixLineFormatter {
         p += 2
     }
 
-    /// The last date printed, `yyyy-mm-dd`: consecutive fixes nearly always share it.
+    /// The last minute printed, `yyyy-mm-ddThh:mm:`: consecutive fixes nearly always share it.
     struct DateCache: Sendable {
-        fileprivate var day = Int64.min
-        fileprivate var text: (UInt64, UInt64) = (0, 0)
+        fileprivate var minute = Int64.min
+        fileprivate var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
     }
 
     private mutating func timestamp(_ t: Timestamp, _ cache: inout DateCache) {
         let ms = t.millisecondsSince1970
-        var day = ms / 86_400_000
-        var msOfDay = ms % 86_400_000
-        if msOfDay < 0 {
-            msOfDay += 86_400_000
-            day -= 1
+        var minute = ms / 60_000
+        var msOfMinute = ms % 60_000
+        if msOfMinute < 0 {
+            msOfMinute += 60_000
+            minute -= 1
         }
-        if day == cache.day {
-            withUnsafeBytes(of: cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 10) }
-            p += 10
+        if minute == cache.minute {
+            withUnsafeBytes(of: &cache.text) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 17) }
+            p += 17
         } else {
-            let date = p
+            let prefix = p
+            var day = minute / 1_440
+            var minuteOfDay = minute % 1_440
+            if minuteOfDay < 0 {
+                minuteOfDay += 1_440
+                day -= 1
+            }
             let (year, month, dayOfMonth) = Timestamp.civilFromDays(Int(day))
             unsigned(UInt64(max(year, 0)), minimumDigits: 4)
             byte(UInt8(ascii: "-"))
             twoDigits(month)
             byte(UInt8(ascii: "-"))
             twoDigits(dayOfMonth)
-            if p - date == 10 {
-                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: date, byteCount: 10) }
-                cache.day = day
+            byte(UInt8(ascii: "T"))
+            twoDigits(Int(minuteOfDay / 60))
+            byte(UInt8(ascii: ":"))
+            twoDigits(Int(minuteOfDay % 60))
+            byte(UInt8(ascii: ":"))
+            if p - prefix == 17 {   // four-digit years only
+                withUnsafeMutableBytes(of: &cache.text) { $0.baseAddress!.copyMemory(from: prefix, byteCount: 17) }
+                cache.minute = minute
             }
         }
-        let ofDay = Int(msOfDay)
-        byte(UInt8(ascii: "T"))
-        twoDigits(ofDay / 3_600_000)
-        byte(UInt8(ascii: ":"))
-        twoDigits(ofDay / 60_000 % 60)
-        byte(UInt8(ascii: ":"))
-        twoDigits(ofDay / 1000 % 60)
+        let ofMinute = Int(msOfMinute)
+        twoDigits(ofMinute / 1000)
         byte(UInt8(ascii: "."))
-        byte(UInt8(truncatingIfNeeded: ofDay % 1000 / 100) &+ UInt8(ascii: "0"))
-        twoDigits(ofDay % 100)
+        byte(UInt8(truncatingIfNeeded: ofMinute % 1000 / 100) &+ UInt8(ascii: "0"))
+        twoDigits(ofMinute % 100)
         byte(UInt8(ascii: "Z"))
     }
 }

@@ -189,17 +189,19 @@ extension JSONLineWriter {
 
     /// One `geowake fixes` line.
     public mutating func fixLine(_ fix: Fix) {
-        guard FixLineFormatter.covers(fix) else {
+        let formatted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
+            var formatter = FixLineFormatter(buffer.baseAddress!)
+            formatter.line(fix, &fixDates)
+            guard formatter.isExact else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
+            return true
+        }
+        if formatted {
+            needsComma = false
+        } else {
             beginObject()
             fixFields(fix)
             endLine()
-            return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
-            var formatter = FixLineFormatter(buffer.baseAddress!)
-            formatter.line(fix, &fixDates)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
-        }
-        needsComma = false
     }
 }

@@ -7,11 +7,12 @@ struct NMEAFieldMemo<Value: Sendable>: Sendable {
     private(set) var value: Value?
 
     /// Whether the fields starting at `start` (and ending at a comma or the body end) are the remembered text.
-    func matches(_ start: UnsafePointer<UInt8>, available: Int) -> Int? {
+    /// Mutating only to read `text` in place: the non-mutating form copied all of it to the stack first.
+    @inline(__always) mutating func matches(_ start: UnsafePointer<UInt8>, available: Int) -> Int? {
         guard count >= 0, count <= available else { return nil }
         guard count == available || start[count] == UInt8(ascii: ",") else { return nil }
         // Word by word: these are a few dozen bytes, too short for a memcmp call to pay off.
-        let equal = withUnsafeBytes(of: text) { remembered -> Bool in
+        let equal = withUnsafeBytes(of: &text) { remembered -> Bool in
             let candidate = UnsafeRawPointer(start)
             var i = 0
             while i + 8 <= count {

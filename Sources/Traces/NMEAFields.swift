@@ -48,6 +48,16 @@ struct NMEAFields {
 
     mutating func markMalformed() { isMalformed = true }
 
+    /// Steps over the five-character address, which the caller has checked in place.
+    mutating func skipAddress() {
+        if end - cursor > 5 {
+            cursor += 6
+        } else {
+            cursor = end
+            exhausted = true
+        }
+    }
+
     /// Whether the sentence has another field: optional trailing fields (FAA mode, nav status) are
     /// read only when it does.
     var hasMoreFields: Bool { !exhausted }
@@ -154,13 +164,14 @@ struct NMEAFields {
         var millis = 0
         if count > 6 {
             guard start[6] == UInt8(ascii: "."), count <= 16 else { isMalformed = true; return nil }
-            var scale = 100
-            for i in 7..<count {
-                let digit = start[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { isMalformed = true; return nil }
-                millis += Int(digit) * scale
-                scale /= 10
+            for i in 7..<count where start[i] &- UInt8(ascii: "0") >= 10 {
+                isMalformed = true
+                return nil
             }
+            // The first three fraction digits, a missing one read as 0; the rest are truncated.
+            let fractionDigits = count - 7
+            func digit(_ k: Int) -> Int { k < fractionDigits ? Int(start[7 + k] &- UInt8(ascii: "0")) : 0 }
+            millis = digit(0) * 100 + digit(1) * 10 + digit(2)
         }
         return Int32(((h * 60 + m) * 60 + s) * 1000 + millis)
     }
@@ -234,28 +245,15 @@ struct NMEAFields {
 }
 
 extension NMEAFields {
+    /// 10^k for k up to 17 (longer digit runs are rejected before use). A table rather than a
+    /// switch: the switch compiled to an indirect jump that mispredicted on every change of length.
     @inline(__always) static func powerOfTen(_ k: Int) -> Double {
-        switch k {
-        case 0: return 1
-        case 1: return 10
-        case 2: return 100
-        case 3: return 1e3
-        case 4: return 1e4
-        case 5: return 1e5
-        case 6: return 1e6
-        case 7: return 1e7
-        case 8: return 1e8
-        case 9: return 1e9
-        case 10: return 1e10
-        case 11: return 1e11
-        case 12: return 1e12
-        case 13: return 1e13
-        case 14: return 1e14
-        case 15: return 1e15
-        case 16: return 1e16
-        default: return 1e17
-        }
+        powersOfTen[min(k, 17)]
     }
+
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+    ]
 }
 
 struct NMEAPosition: Sendable {
