@@ -24,6 +24,20 @@ extension RegionStore.Circle {
         Geodesy.distance(Coordinate(latitude: self.latitude, longitude: self.longitude),
                          Coordinate(latitude: latitude, longitude: longitude))
     }
+
+    /// Distance to the centre for measuring how far a point is from the edge (gating, hysteresis), not for
+    /// deciding containment. Within 6 km of the centre and below 70° of latitude the local metric stays
+    /// within millimetres of the geodesic (its error grows with distance and latitude) at a fraction of
+    /// Vincenty's cost; the monitor asks this for every candidate of every fix.
+    func boundaryMetric(longitude: Double, latitude: Double) -> Double {
+        let centre = Coordinate(latitude: self.latitude, longitude: self.longitude)
+        let point = Coordinate(latitude: latitude, longitude: longitude)
+        if abs(latitude) < 70, abs(self.latitude) < 70 {
+            let local = Geodesy.localDistance(centre, point)
+            if local < 6_000 { return local }
+        }
+        return Geodesy.distance(centre, point)
+    }
 }
 
 extension RegionStore {

@@ -7,7 +7,7 @@ extension RegionStore {
         switch kinds[slot] {
         case .circle:
             let c = circles[Int(shapeIndex[slot])]
-            return abs(c.geodesicDistance(longitude: longitude, latitude: latitude) - c.radius)
+            return abs(c.boundaryMetric(longitude: longitude, latitude: latitude) - c.radius)
         case .polygon:
             let scale = Geodesy.metresPerDegree(atLatitude: latitude)
             var best = Double.infinity

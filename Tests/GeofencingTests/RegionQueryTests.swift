@@ -65,6 +65,28 @@ import Testing
         #expect(abs(index.signedDistance(from: inSquare, to: sq) + 0.01 * metresPerDegree.longitude) < 1)
     }
 
+    @Test func circleSignedDistanceStaysWithinMillimetresOfTheGeodesic() throws {
+        var rng = SeededGenerator(seed: 41)
+        var regions: [Region] = []
+        for k in 0..<300 {
+            let latitude = -79 + 158 * Double.random(in: 0..<1, using: &rng), longitude = -180 + 360 * Double.random(in: 0..<1, using: &rng)
+            let radius = k % 3 == 0 ? 5_000.0 : 20 + 2_000 * Double.random(in: 0..<1, using: &rng)
+            regions.append(.circle(id: "c\(k)", latitude: latitude, longitude: longitude, radius: radius))
+        }
+        let index = try RegionIndex(regions: regions)
+        var worst = 0.0
+        for region in regions {
+            guard case let .circle(centre, radius) = region.shape else { continue }
+            let handle = try #require(index.handle(forID: region.id))
+            for _ in 0..<20 {
+                let point = Geodesy.destination(from: centre, bearing: 360 * Double.random(in: 0..<1, using: &rng), distance: 3 * radius * Double.random(in: 0..<1, using: &rng))
+                let exact = Geodesy.distance(centre, point) - radius
+                worst = max(worst, abs(abs(index.signedDistance(from: point, to: handle)) - abs(exact)))
+            }
+        }
+        #expect(worst < 0.005, "worst difference \(worst) m")
+    }
+
     @Test func segmentCrossingFindsRegionsBetweenItsEnds() throws {
         let index = try RegionIndex(regions: [
             Region.circle(id: "c", latitude: 52.5, longitude: 13.4, radius: 100),
