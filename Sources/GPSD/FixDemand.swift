@@ -32,10 +32,13 @@ final class FixDemand: Sendable {
     var consumerCount: Int { state.withLock { $0.consumers.count } }
 
     /// Delivers a fix to every current consumer; a consumer that lags loses its oldest buffered fixes.
+    ///
+    /// Yields outside the lock: a yield takes the consuming task's status lock, and cancelling that task
+    /// holds its status lock while `onTermination` waits for ours, so yielding under the lock can deadlock.
+    /// A consumer that leaves meanwhile gets a yield on a finished continuation, which is dropped.
     func publish(_ fix: Fix) {
-        state.withLock { state in
-            for continuation in state.consumers.values { continuation.yield(fix) }
-        }
+        let consumers = state.withLock { Array($0.consumers.values) }
+        for continuation in consumers { continuation.yield(fix) }
     }
 
     func subscribe(bufferingNewest limit: Int) -> Subscription {
