@@ -1,27 +1,44 @@
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
-/// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps one
-/// 64-bit edge mask per band (8 bands, 64 bytes); a larger one, like a time zone with 100 000 vertices,
-/// keeps a list of edges per band. Horizontal edges never cross a ray and are left out. Edges are numbered
-/// by their first position from the part's first, so a query needs no ring structure at all.
+/// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps a
+/// bit mask of edges per band in its header (8 bands of 32 edges, or 4 of 64); a larger one, like a time
+/// zone with 100 000 vertices, keeps a list of edges per band. Horizontal edges never cross a ray and are
+/// left out. Edges are numbered by their first position from the part's first, so a query needs no ring
+/// structure at all.
 ///
-/// Everything a query needs about a part sits in its header, one cache line: at a million regions each
-/// separate array read would be a cache miss of its own.
+/// Everything a query needs about a part sits in its header, 64 bytes stored on a cache line of its own
+/// (see `CacheLineArray`): at a million regions each separate read would be a cache miss of its own.
 struct PartHeader {
     var minY: Double
     /// Bands per degree of latitude.
     var scale: Double
     var firstPosition: UInt32
     var slot: UInt32
-    /// First band in `bandMasks` (8 bands: small parts) or in `bandEdgeStart` (16 or more: large parts).
-    var first: UInt32
-    /// 0 once the part's region is removed: it then contains nothing.
+    /// Bands: 8 or 4 (small parts, masks), 16 or more (large parts, lists); 0 once the part's region is
+    /// removed: it then contains nothing.
     var count: UInt32
     /// Index in `rasters`, or -1 (small parts).
     var raster: Int32
+    /// Small parts: the bands' edge masks, a word each (8 bands) or two words each, low first (4 bands).
+    /// Large parts: the index of the first band in `bandEdgeStart`, in the first word.
+    var words = SIMD8<UInt32>()
+}
+
+extension PartHeader {
+    /// Small parts have at most 64 edges and 4 or 8 bands; large parts at least 16.
+    var isMasked: Bool { count == 8 || count == 4 }
+
+    /// The edges of a small part's band holding latitude y.
+    @inline(__always)
+    func mask(y: Double) -> UInt64 {
+        let band = RegionStore.band(y, minY, scale, Int(count))
+        return count == 8 ? UInt64(words[band]) : UInt64(words[2 * band]) | UInt64(words[2 * band + 1]) << 32
+    }
+
+    /// A large part's first band in `bandEdgeStart`.
+    var firstBand: Int { Int(words[0]) }
 }
 
 extension RegionStore {
-    static let maskBands = 8
     static let maskedEdgeLimit = 64
 
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
@@ -44,7 +61,7 @@ extension RegionStore {
             maxY = max(maxY, coordinates[2 * i + 1])
         }
         let masked = edgeCount <= Self.maskedEdgeLimit
-        var count = Self.maskBands
+        var count = edgeCount <= 32 ? 8 : 4
         if !masked {
             // About 4 edges per band, fewer bands when long edges would be listed in many of them:
             // the lists then hold about twice as many entries as the part has edges.
@@ -53,11 +70,9 @@ extension RegionStore {
             count = max(16, min(1 << 22, edgeCount / 4, Int(Double(edgeCount) * (maxY - minY) / rise)))
         }
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
-        let first = masked ? bandMasks.count : bandEdgeStart.count
-        partHeaders.append(PartHeader(minY: minY, scale: scale, firstPosition: UInt32(firstPosition), slot: partSlots[part],
-                                      first: UInt32(first), count: UInt32(count), raster: -1))
+        var header = PartHeader(minY: minY, scale: scale, firstPosition: UInt32(firstPosition), slot: partSlots[part],
+                                count: UInt32(count), raster: -1)
         // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
-        // The masks are a vector of 8 (`maskBands`) rather than an array: no allocation per part.
         var masks = SIMD8<UInt64>()
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
         forEachEdgeStart(ofPart: part) { i in
@@ -69,16 +84,24 @@ extension RegionStore {
                 if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
             }
         }
-        // Every part has 8 masks, large ones empty: part p's masks are `8 * p ..< 8 * p + 8`, found
-        // (and prefetched) from the part's number alone, before its header arrives.
-        for b in 0..<Self.maskBands { bandMasks.append(masks[b]) }
-        if !masked {
+        if masked {
+            for b in 0..<count {
+                if count == 8 {
+                    header.words[b] = UInt32(truncatingIfNeeded: masks[b])
+                } else {
+                    header.words[2 * b] = UInt32(truncatingIfNeeded: masks[b])
+                    header.words[2 * b + 1] = UInt32(truncatingIfNeeded: masks[b] >> 32)
+                }
+            }
+        } else {
+            header.words[0] = UInt32(bandEdgeStart.count)
             for list in lists {
                 bandEdgeStart.append(UInt32(bandEdges.count))
                 bandEdges.append(contentsOf: list)
             }
             bandEdgeStart.append(UInt32(bandEdges.count))
         }
+        partHeaders.append(header)
     }
 
     /// The band of latitude y, clamped: the same monotonic arithmetic for edges and points, so a point's
@@ -131,9 +154,9 @@ extension RegionStore {
             }
             let band = Self.band(y, header.minY, header.scale, Int(header.count))
             if header.isMasked {
-                return maskedPartContains(base: base, mask: bandMasks[Int(header.first) + band], x: x, y: y)
+                return maskedPartContains(base: base, mask: header.mask(y: y), x: x, y: y)
             } else {
-                let b = Int(header.first) + band
+                let b = header.firstBand + band
                 for k in Int(bandEdgeStart[b])..<Int(bandEdgeStart[b + 1]) { cross(base + Int(bandEdges[k])) }
             }
             return inside
@@ -159,9 +182,4 @@ extension RegionStore {
             return inside
         }
     }
-}
-
-extension PartHeader {
-    /// Large parts have more than 64 edges, so more than 8 bands: 8 means masks.
-    var isMasked: Bool { count == UInt32(RegionStore.maskBands) }
 }

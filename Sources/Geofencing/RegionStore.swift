@@ -39,9 +39,8 @@ public struct RegionStore: Sendable {
     var polygonRingStart: [UInt32] = [0]
     /// Longitude, latitude pairs.
     var coordinates: [Double] = []
-    /// Edge bands per polygon part (see `PolygonBands`): 8 masks per part, then lists for large parts.
-    var partHeaders: [PartHeader] = []
-    var bandMasks: [UInt64] = []
+    /// Edge bands per polygon part (see `PolygonBands`): masks in the headers, lists for large parts.
+    var partHeaders = CacheLineArray<PartHeader>()
     var bandEdgeStart: [UInt32] = []
     var bandEdges: [UInt32] = []
     /// Rasters of large parts (see `PartRaster`).
@@ -203,7 +202,7 @@ public struct RegionStore: Sendable {
         kinds.capacity + shapeIndex.capacity * 4 + flags.capacity + dwells.capacity * 16 + idBytes.capacity
             + idEnds.capacity * 4 + ids.memoryFootprint + circles.capacity * MemoryLayout<Circle>.stride
             + (partSlots.capacity + polygonRingStart.capacity) * 4
-            + partHeaders.capacity * MemoryLayout<PartHeader>.stride + bandMasks.capacity * 8
+            + partHeaders.capacity * MemoryLayout<PartHeader>.stride
             + (bandEdgeStart.capacity + bandEdges.capacity) * 4
             + rasters.capacity * MemoryLayout<RasterHeader>.stride + rasterCells.capacity
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
@@ -218,7 +217,7 @@ public struct RegionStore: Sendable {
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
         shrink(&circles); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
-        shrink(&partHeaders); shrink(&bandMasks); shrink(&bandEdgeStart); shrink(&bandEdges)
+        partHeaders.shrinkToFit(); shrink(&bandEdgeStart); shrink(&bandEdges)
         shrink(&rasters); shrink(&rasterCells)
     }
 }

@@ -87,8 +87,7 @@ extension RegionStore {
         polygonRingStart = newPolygonRingStart
         coordinates = newCoordinates
         shapeIndex = newShapeIndex
-        partHeaders = []
-        bandMasks = []
+        partHeaders.removeAll()
         bandEdgeStart = []
         bandEdges = []
         rasters = []
