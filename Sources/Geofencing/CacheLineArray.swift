@@ -30,6 +30,12 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
 
     init() {}
 
+    init(repeating element: Element, count: Int) {
+        storage = Storage(capacity: count)
+        storage.elements.initialize(repeating: element, count: count)
+        storage.count = count
+    }
+
     var count: Int { storage.count }
     var capacity: Int { storage.capacity }
     var isEmpty: Bool { storage.count == 0 }

@@ -156,8 +156,7 @@ extension RegionIndex {
 }
 
 extension RegionStore {
-    /// Starts loading the record of each shape: a circle (which may straddle two cache lines) or a polygon
-    /// part's header (one line).
+    /// Starts loading the record of each shape, a cache line each: a circle or a polygon part's header.
     @inline(__always)
     func prefetchRecords(_ shapes: UnsafeBufferPointer<UInt32>) {
         circles.withUnsafeBufferPointer { circles in
@@ -166,7 +165,6 @@ extension RegionStore {
                     let index = Int(shape >> 1)
                     if shape & 1 == 0 {
                         prefetch(circles.baseAddress! + index)
-                        prefetch(UnsafeRawPointer(circles.baseAddress! + index) + 47)
                     } else {
                         prefetch(headers.baseAddress! + index)
                     }

@@ -8,7 +8,7 @@ public struct RegionStore: Sendable {
 
     /// A geodesic circle with what decides clear cases without Vincenty: the local metres-per-degree
     /// scales and the squared local distances below which a point is surely inside and above which it is
-    /// surely outside (see `RegionContainment`), and its slot. 48 bytes.
+    /// surely outside (see `RegionContainment`), and its slot: 48 bytes, padded to a cache line of its own.
     struct Circle {
         var longitude: Double
         var latitude: Double
@@ -18,6 +18,14 @@ public struct RegionStore: Sendable {
         var surelyInside2: Float
         var surelyOutside2: Float
         var slot: UInt32
+        private var padding = SIMD2<UInt64>()
+
+        init(longitude: Double, latitude: Double, radius: Double, metresPerDegreeLatitude: Float,
+             metresPerDegreeLongitude: Float, surelyInside2: Float, surelyOutside2: Float, slot: UInt32) {
+            (self.longitude, self.latitude, self.radius) = (longitude, latitude, radius)
+            (self.metresPerDegreeLatitude, self.metresPerDegreeLongitude) = (metresPerDegreeLatitude, metresPerDegreeLongitude)
+            (self.surelyInside2, self.surelyOutside2, self.slot) = (surelyInside2, surelyOutside2, slot)
+        }
     }
 
     var kinds: [Kind] = []
@@ -28,7 +36,7 @@ public struct RegionStore: Sendable {
     private var idBytes: [UInt8] = []
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
-    var circles: [Circle] = []
+    var circles = CacheLineArray<Circle>()
     /// The slot of each polygon part: shapes are stored in index order (see `reorderShapes`).
     var partSlots: [UInt32] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
@@ -215,7 +223,7 @@ public struct RegionStore: Sendable {
             if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
         }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
-        shrink(&circles); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
+        circles.shrinkToFit(); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
         shrink(&coordinates); shrink(&beacons)
         partHeaders.shrinkToFit(); shrink(&bandEdgeStart); shrink(&bandEdges)
         shrink(&rasters); shrink(&rasterCells)
