@@ -88,18 +88,4 @@ extension RegionStore {
     func bandMaskIndex(_ header: PartHeader, y: Double) -> Int {
         Int(header.first) + Self.band(y, header.minY, header.scale, Self.maskBands)
     }
-
-    /// Starts loading both ends of the edges in `mask`, numbered from position `base`.
-    @inline(__always)
-    func prefetchEdges(base: Int, mask: UInt64) {
-        coordinates.withUnsafeBufferPointer { xy in
-            var mask = mask
-            while mask != 0 {
-                let edge = xy.baseAddress! + 2 * (base + mask.trailingZeroBitCount)
-                mask &= mask - 1
-                prefetch(edge)
-                prefetch(edge + 3)
-            }
-        }
-    }
 }
