@@ -26,8 +26,11 @@ enum FixedPoint {
         let scaled = v * unitsPerDegree
         guard scaled > -3e9 else { return Int(Int32.min) - 1 }
         guard scaled < 3e9 else { return Int(Int32.max) }
-        // The product's rounding moves it by far less than 1: the answer is k - 1, k or k + 1.
-        let k = Int(scaled.rounded(.down))
+        let low = scaled.rounded(.down), k = Int(low)
+        // The product is within 1.2e-7 of v·1e7, and value(k) rounds k·1e-7 by at most 1.4e-14° (half an ulp
+        // at 256°): unless the product is that close to an integer, k = ⌊product⌋, without a division.
+        if scaled - low > 1e-3 && scaled - low < 1 - 1e-3 { return k }
+        // Else the answer is k - 1, k or k + 1.
         let atK = Double(k) / unitsPerDegree, atNext = Double(k + 1) / unitsPerDegree
         return atK > v ? k - 1 : atNext <= v ? k + 1 : k
     }
