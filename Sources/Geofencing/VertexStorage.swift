@@ -13,9 +13,10 @@ enum FixedPoint {
     /// The k whose value is exactly x, if there is one.
     @inline(__always)
     static func exact(_ x: Double) -> Int32? {
-        let scaled = (x * unitsPerDegree).rounded()
-        guard abs(scaled) < 2_147_483_647 else { return nil }
-        let k = Int32(scaled)
+        // Conversions truncate (inline, where `rounded()` calls libm): add ±0.5 to round to nearest.
+        let scaled = x * unitsPerDegree
+        guard abs(scaled) < 2_147_483_000 else { return nil }
+        let k = Int32(scaled + (scaled < 0 ? -0.5 : 0.5))
         return value(k) == x ? k : nil
     }
 
@@ -26,10 +27,12 @@ enum FixedPoint {
         let scaled = v * unitsPerDegree
         guard scaled > -3e9 else { return Int(Int32.min) - 1 }
         guard scaled < 3e9 else { return Int(Int32.max) }
-        let low = scaled.rounded(.down), k = Int(low)
+        var k = Int(scaled)
+        if Double(k) > scaled { k -= 1 }
         // The product is within 1.2e-7 of v·1e7, and value(k) rounds k·1e-7 by at most 1.4e-14° (half an ulp
         // at 256°): unless the product is that close to an integer, k = ⌊product⌋, without a division.
-        if scaled - low > 1e-3 && scaled - low < 1 - 1e-3 { return k }
+        let fraction = scaled - Double(k)
+        if fraction > 1e-3 && fraction < 1 - 1e-3 { return k }
         // Else the answer is k - 1, k or k + 1.
         let atK = Double(k) / unitsPerDegree, atNext = Double(k + 1) / unitsPerDegree
         return atK > v ? k - 1 : atNext <= v ? k + 1 : k
