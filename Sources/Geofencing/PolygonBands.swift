@@ -140,27 +140,31 @@ extension RegionStore {
     /// Crossing parity over the edges in `mask`, numbered from stored position `base`.
     @inline(__always)
     func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
-        let index = base & Self.storedIndexMask
-        var inside = false, mask = mask
-        if base & Self.doubleStorage != 0 {
-            coordinates.withUnsafeBufferPointer { xy in
-                while mask != 0 {
-                    let i = index + mask.trailingZeroBitCount
-                    mask &= mask - 1
-                    if EdgeCrossing.crosses(xy.baseAddress!, i, x: x, y: y) { inside.toggle() }
-                }
+        if base & Self.doubleStorage != 0 { return maskedDoublePartContains(base: base, mask: mask, x: x, y: y) }
+        let query = FixedPointQuery(x: x, y: y)
+        return fixedCoordinates.withUnsafeBufferPointer { xy in
+            var inside = false, mask = mask
+            while mask != 0 {
+                let i = base + mask.trailingZeroBitCount
+                mask &= mask - 1
+                if EdgeCrossing.crosses(xy.baseAddress!, i, query, x: x, y: y) { inside.toggle() }
             }
-        } else {
-            let query = FixedPointQuery(x: x, y: y)
-            fixedCoordinates.withUnsafeBufferPointer { xy in
-                while mask != 0 {
-                    let i = index + mask.trailingZeroBitCount
-                    mask &= mask - 1
-                    if EdgeCrossing.crosses(xy.baseAddress!, i, query, x: x, y: y) { inside.toggle() }
-                }
-            }
+            return inside
         }
-        return inside
+    }
+
+    /// The same for a part stored in doubles: rare, so kept out of the query's inlined code.
+    @inline(never)
+    func maskedDoublePartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
+        coordinates.withUnsafeBufferPointer { xy in
+            var inside = false, mask = mask
+            while mask != 0 {
+                let i = (base & Self.storedIndexMask) + mask.trailingZeroBitCount
+                mask &= mask - 1
+                if EdgeCrossing.crosses(xy.baseAddress!, i, x: x, y: y) { inside.toggle() }
+            }
+            return inside
+        }
     }
 }
 
