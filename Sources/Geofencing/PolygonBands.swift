@@ -137,11 +137,12 @@ extension RegionStore {
         }
     }
 
-    /// Crossing parity over the edges in `mask`, numbered from stored position `base`.
+    /// Crossing parity over the edges in `mask`, numbered from stored position `base`. `query` is the
+    /// point's `FixedPointQuery`: a caller testing several parts for one point makes it once.
     @inline(__always)
-    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
+    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double, query: FixedPointQuery? = nil) -> Bool {
         if base & Self.doubleStorage != 0 { return maskedDoublePartContains(base: base, mask: mask, x: x, y: y) }
-        let query = FixedPointQuery(x: x, y: y)
+        let query = query ?? FixedPointQuery(x: x, y: y)
         return fixedCoordinates.withUnsafeBufferPointer { xy in
             var inside = false, mask = mask
             while mask != 0 {

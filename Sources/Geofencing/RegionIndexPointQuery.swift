@@ -43,7 +43,8 @@ extension RegionIndex {
                 for shape in shapes[0..<others] {
                     if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
                 }
-                for part in pending[0..<parts] where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y) {
+                let query = FixedPointQuery(x: x, y: y)
+                for part in pending[0..<parts] where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y, query: query) {
                     body(RegionHandle(rawValue: part.slot))
                 }
             }

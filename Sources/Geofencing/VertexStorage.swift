@@ -24,18 +24,15 @@ enum FixedPoint {
     /// a query compares integers and divides only for the few edges that straddle it in both directions.
     @inline(__always)
     static func floor(_ v: Double) -> Int {
-        let scaled = v * unitsPerDegree
-        guard scaled > -3e9 else { return Int(Int32.min) - 1 }
-        guard scaled < 3e9 else { return Int(Int32.max) }
-        var k = Int(scaled)
-        if Double(k) > scaled { k -= 1 }
         // The product is within 1.2e-7 of v·1e7, and value(k) rounds k·1e-7 by at most 1.4e-14° (half an ulp
-        // at 256°): unless the product is that close to an integer, k = ⌊product⌋, without a division.
-        let fraction = scaled - Double(k)
-        if fraction > 1e-3 && fraction < 1 - 1e-3 { return k }
-        // Else the answer is k - 1, k or k + 1.
-        let atK = Double(k) / unitsPerDegree, atNext = Double(k + 1) / unitsPerDegree
-        return atK > v ? k - 1 : atNext <= v ? k + 1 : k
+        // at 256°): unless the product is within 1e-3 of an integer k, the answer is ⌊product⌋. Near k (points
+        // given with 7 decimals or fewer are), value(k ± 1) is surely on either side of v: one division decides.
+        let scaled = v * unitsPerDegree
+        guard abs(scaled) < 3e9 else { return scaled < 0 ? Int(Int32.min) - 1 : Int(Int32.max) }
+        let k = Int(scaled + (scaled < 0 ? -0.5 : 0.5)), offset = scaled - Double(k)
+        if offset > 1e-3 { return k }
+        if offset < -1e-3 { return k - 1 }
+        return Double(k) / unitsPerDegree <= v ? k : k - 1
     }
 }
 
