@@ -43,7 +43,7 @@ extension RegionIndex {
                 for shape in shapes[0..<others] {
                     if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
                 }
-                let query = FixedPointQuery(x: x, y: y)
+                let query = parts > 0 ? FixedPointQuery(x: x, y: y) : nil
                 for part in pending[0..<parts] where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y, query: query) {
                     body(RegionHandle(rawValue: part.slot))
                 }
