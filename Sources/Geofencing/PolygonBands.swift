@@ -24,7 +24,8 @@ struct PartHeader {
 extension RegionStore {
     static let maskBands = 8
     static let maskedEdgeLimit = 64
-    /// Band density of large parts (see `appendBands`).
+    /// Band density of large parts (see `appendBands`): at most one band per 16 edges, and bands at least
+    /// 4 times as tall as the mean rise of an edge, so that few edges are listed in more than one band.
     static let edgesPerBand = 16
     static let bandRiseShare = 4.0
 
