@@ -39,14 +39,12 @@ extension RasterHeader {
 extension RegionStore {
     /// Builds the raster of a part whose bands are already stored.
     mutating func appendRaster(ofPart part: Int) {
-        let firstPosition = Int(ringPositionStart[Int(partRingStart[part])])
-        let endPosition = Int(ringPositionStart[Int(partRingStart[part + 1])])
-        let edgeCount = endPosition - firstPosition - 1
+        let edgeCount = positions(ofPart: part).count - 1
         guard edgeCount > Self.maskedEdgeLimit else { return }
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        for i in firstPosition..<endPosition {
-            minX = min(minX, coordinates[2 * i]); maxX = max(maxX, coordinates[2 * i])
-            minY = min(minY, coordinates[2 * i + 1]); maxY = max(maxY, coordinates[2 * i + 1])
+        forEachVertex(ofPart: part) { x, y in
+            minX = min(minX, x); maxX = max(maxX, x)
+            minY = min(minY, y); maxY = max(maxY, y)
         }
         let width = max(maxX - minX, 1e-9), height = max(maxY - minY, 1e-9)
         let cells = Double(min(4 * edgeCount, 1 << 24))
@@ -56,8 +54,7 @@ extension RegionStore {
                                   columns: Int32(columns), rows: Int32(rows), first: rasterCells.count * 4)
         var grid = [RasterCell](repeating: .unknown, count: columns * rows)
         let e = RasterHeader.margin
-        forEachEdgeStart(ofPart: part) { i in
-            let x0 = coordinates[2 * i], y0 = coordinates[2 * i + 1], x1 = coordinates[2 * i + 2], y1 = coordinates[2 * i + 3]
+        forEachEdge(ofPart: part) { _, x0, y0, x1, y1 in
             for r in header.row(min(y0, y1) - e)...header.row(max(y0, y1) + e) {
                 // The part of the edge within this row (widened), as a range of x.
                 let low = minY + Double(r) / header.scaleY - e, high = minY + Double(r + 1) / header.scaleY + e

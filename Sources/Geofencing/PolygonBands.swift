@@ -11,6 +11,7 @@ struct PartHeader {
     var minY: Double
     /// Bands per degree of latitude.
     var scale: Double
+    /// Stored position of the part's first vertex (see `RegionStore.doubleStorage`).
     var firstPosition: UInt32
     var slot: UInt32
     /// Bands: 8 or 4 (small parts, masks), 16 or more (large parts, lists); 0 once the part's region is
@@ -40,6 +41,10 @@ extension PartHeader {
 
 extension RegionStore {
     static let maskedEdgeLimit = 64
+    /// Band density of large parts (see `appendBands`): at most one band per 16 edges, and bands at least
+    /// 4 times as tall as the mean rise of an edge, so that few edges are listed in more than one band.
+    static let edgesPerBand = 16
+    static let bandRiseShare = 4.0
 
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
     /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice.
@@ -52,34 +57,31 @@ extension RegionStore {
 
     /// Computes and appends the bands of part `part` (its rings and positions must already be stored).
     mutating func appendBands(ofPart part: Int) {
-        let firstPosition = Int(ringPositionStart[Int(partRingStart[part])])
-        let endPosition = Int(ringPositionStart[Int(partRingStart[part + 1])])
-        let edgeCount = endPosition - firstPosition - 1
+        let edgeCount = positions(ofPart: part).count - 1
         var minY = Double.infinity, maxY = -Double.infinity
-        for i in firstPosition..<endPosition {
-            minY = min(minY, coordinates[2 * i + 1])
-            maxY = max(maxY, coordinates[2 * i + 1])
+        forEachVertex(ofPart: part) { _, y in
+            minY = min(minY, y)
+            maxY = max(maxY, y)
         }
         let masked = edgeCount <= Self.maskedEdgeLimit
         var count = edgeCount <= 32 ? 8 : 4
         if !masked {
-            // About 4 edges per band, fewer bands when long edges would be listed in many of them:
-            // the lists then hold about twice as many entries as the part has edges.
+            // Tall bands, about 16 edges each, fewer when long edges would be listed in many of them: the
+            // lists then hold about 1.25 entries per edge. Only points in the raster's boundary cells walk one.
             var rise = 0.0
-            forEachEdgeStart(ofPart: part) { i in rise += abs(coordinates[2 * i + 3] - coordinates[2 * i + 1]) }
-            count = max(16, min(1 << 22, edgeCount / 4, Int(Double(edgeCount) * (maxY - minY) / rise)))
+            forEachEdge(ofPart: part) { _, _, y0, _, y1 in rise += abs(y1 - y0) }
+            count = max(16, min(1 << 22, edgeCount / Self.edgesPerBand,
+                                Int(Double(edgeCount) * (maxY - minY) / (rise * Self.bandRiseShare))))
         }
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
-        var header = PartHeader(minY: minY, scale: scale, firstPosition: UInt32(firstPosition), slot: partSlots[part],
+        var header = PartHeader(minY: minY, scale: scale, firstPosition: partFirstStored[part], slot: partSlots[part],
                                 count: UInt32(count), raster: -1)
         // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
         var masks = SIMD8<UInt64>()
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
-        forEachEdgeStart(ofPart: part) { i in
-            let y0 = coordinates[2 * i + 1], y1 = coordinates[2 * i + 3]
+        forEachEdge(ofPart: part) { edge, _, y0, _, y1 in
             guard y0 != y1 else { return }
             let low = Self.band(min(y0, y1), minY, scale, count), high = Self.band(max(y0, y1), minY, scale, count)
-            let edge = i - firstPosition
             for b in low...high {
                 if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
             }
@@ -112,13 +114,6 @@ extension RegionStore {
         return b < 0 ? 0 : b >= Double(count - 1) ? count - 1 : Int(b)
     }
 
-    /// Calls `body` with the first position of every edge of the part (not the jumps between rings).
-    func forEachEdgeStart(ofPart part: Int, _ body: (Int) -> Void) {
-        for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
-            for i in Int(ringPositionStart[ring])..<(Int(ringPositionStart[ring + 1]) - 1) { body(i) }
-        }
-    }
-
     /// Whether one part (shell and holes) contains the point: from its raster when the point's cell is
     /// clear of edges, else by the crossing number over the edges of the point's band.
     @inline(__always)
@@ -139,45 +134,59 @@ extension RegionStore {
     @inline(__always)
     func partContainsByBands(_ header: PartHeader, x: Double, y: Double) -> Bool {
         let base = Int(header.firstPosition)
-        return coordinates.withUnsafeBufferPointer { xy in
+        let band = Self.band(y, header.minY, header.scale, Int(header.count))
+        if header.isMasked {
+            return maskedPartContains(base: base, mask: header.mask(y: y), x: x, y: y)
+        }
+        let b = header.firstBand + band
+        let edges = Int(bandEdgeStart[b])..<Int(bandEdgeStart[b + 1])
+        let index = base & Self.storedIndexMask
+        return bandEdges.withUnsafeBufferPointer { list in
             var inside = false
-            // Does the ray from (x, y) towards +x cross edge i? Decided by the edge's x-range when it can
-            // be, else by the side of the edge the point is on (a cross product: no division).
-            @inline(__always) func cross(_ i: Int) {
-                let y0 = xy[2 * i + 1], y1 = xy[2 * i + 3]
-                guard (y0 > y) != (y1 > y) else { return }
-                let x0 = xy[2 * i], x1 = xy[2 * i + 2]
-                if x < x0 && x < x1 { inside.toggle(); return }
-                if x >= x0 && x >= x1 { return }
-                let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
-                if (side > 0) == (y1 > y0) { inside.toggle() }
-            }
-            let band = Self.band(y, header.minY, header.scale, Int(header.count))
-            if header.isMasked {
-                return maskedPartContains(base: base, mask: header.mask(y: y), x: x, y: y)
+            if base & Self.doubleStorage != 0 {
+                coordinates.withUnsafeBufferPointer { xy in
+                    for k in edges where EdgeCrossing.crosses(xy.baseAddress!, index + Int(list[k]), x: x, y: y) {
+                        inside.toggle()
+                    }
+                }
             } else {
-                let b = header.firstBand + band
-                for k in Int(bandEdgeStart[b])..<Int(bandEdgeStart[b + 1]) { cross(base + Int(bandEdges[k])) }
+                let query = FixedPointQuery(x: x, y: y)
+                fixedCoordinates.withUnsafeBufferPointer { xy in
+                    for k in edges where EdgeCrossing.crosses(xy.baseAddress!, index + Int(list[k]), query, x: x, y: y) {
+                        inside.toggle()
+                    }
+                }
             }
             return inside
         }
     }
 
-    /// Crossing parity over the edges in `mask`, numbered from position `base`.
+    /// Crossing parity over the edges in `mask`, numbered from stored position `base`. `query` is the
+    /// point's `FixedPointQuery`: a caller testing several parts for one point makes it once.
     @inline(__always)
-    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
-        coordinates.withUnsafeBufferPointer { xy in
+    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double, query: FixedPointQuery? = nil) -> Bool {
+        if base & Self.doubleStorage != 0 { return maskedDoublePartContains(base: base, mask: mask, x: x, y: y) }
+        let query = query ?? FixedPointQuery(x: x, y: y)
+        return fixedCoordinates.withUnsafeBufferPointer { xy in
             var inside = false, mask = mask
             while mask != 0 {
                 let i = base + mask.trailingZeroBitCount
                 mask &= mask - 1
-                let y0 = xy[2 * i + 1], y1 = xy[2 * i + 3]
-                guard (y0 > y) != (y1 > y) else { continue }
-                let x0 = xy[2 * i], x1 = xy[2 * i + 2]
-                if x < x0 && x < x1 { inside.toggle(); continue }
-                if x >= x0 && x >= x1 { continue }
-                let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
-                if (side > 0) == (y1 > y0) { inside.toggle() }
+                if EdgeCrossing.crosses(xy.baseAddress!, i, query, x: x, y: y) { inside.toggle() }
+            }
+            return inside
+        }
+    }
+
+    /// The same for a part stored in doubles: rare, so kept out of the query's inlined code.
+    @inline(never)
+    func maskedDoublePartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
+        coordinates.withUnsafeBufferPointer { xy in
+            var inside = false, mask = mask
+            while mask != 0 {
+                let i = (base & Self.storedIndexMask) + mask.trailingZeroBitCount
+                mask &= mask - 1
+                if EdgeCrossing.crosses(xy.baseAddress!, i, x: x, y: y) { inside.toggle() }
             }
             return inside
         }

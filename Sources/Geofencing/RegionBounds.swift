@@ -50,16 +50,13 @@ extension RegionStore {
         case .polygon:
             let p = Int(shapeIndex[slot])
             let firstPart = Int(polygonPartStart[p])
-            coordinates.withUnsafeBufferPointer { xy in
-                for part in firstPart..<Int(polygonPartStart[p + 1]) {
-                    var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-                    let rings = Int(partRingStart[part])..<Int(partRingStart[part + 1])
-                    for i in Int(ringPositionStart[rings.lowerBound])..<Int(ringPositionStart[rings.upperBound]) {
-                        box.minX = min(box.minX, xy[2 * i]); box.maxX = max(box.maxX, xy[2 * i])
-                        box.minY = min(box.minY, xy[2 * i + 1]); box.maxY = max(box.maxY, xy[2 * i + 1])
-                    }
-                    body(box, part - firstPart)
+            for part in firstPart..<Int(polygonPartStart[p + 1]) {
+                var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+                forEachVertex(ofPart: part) { x, y in
+                    box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
+                    box.minY = min(box.minY, y); box.maxY = max(box.maxY, y)
                 }
+                body(box, part - firstPart)
             }
         }
     }

@@ -33,16 +33,8 @@ extension RegionStore {
     }
 
     func forEachEdge(ofPolygon p: Int, _ body: (Double, Double, Double, Double) -> Void) {
-        let rings = rings(ofPolygon: p)
-        coordinates.withUnsafeBufferPointer { xy in
-            for ring in rings {
-                let end = Int(ringPositionStart[ring + 1])
-                var i = Int(ringPositionStart[ring])
-                while i + 1 < end {
-                    body(xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3])
-                    i += 1
-                }
-            }
+        for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) {
+            forEachEdge(ofPart: part) { _, x0, y0, x1, y1 in body(x0, y0, x1, y1) }
         }
     }
 

@@ -58,9 +58,11 @@ extension RegionIndex {
                                     body(first + k, RegionHandle(rawValue: slot))
                                 }
                             }
+                            let fixedPoint = query.parts > 0 ? FixedPointQuery(x: query.x, y: query.y) : nil
                             for i in base..<base + query.parts {
                                 let part = pending[i]
-                                guard store.maskedPartContains(base: Int(part.base), mask: part.mask, x: query.x, y: query.y) else { continue }
+                                guard store.maskedPartContains(base: Int(part.base), mask: part.mask, x: query.x, y: query.y,
+                                                               query: fixedPoint) else { continue }
                                 body(first + k, RegionHandle(rawValue: part.slot))
                             }
                             if query.candidates > staged { testUnstagedCandidates(query) { body(first + k, $0) } }
@@ -169,20 +171,6 @@ extension RegionStore {
                         prefetch(headers.baseAddress! + index)
                     }
                 }
-            }
-        }
-    }
-
-    /// Starts loading both ends of the edges in `mask`, numbered from position `base`.
-    @inline(__always)
-    func prefetchEdges(base: Int, mask: UInt64) {
-        coordinates.withUnsafeBufferPointer { xy in
-            var mask = mask
-            while mask != 0 {
-                let edge = xy.baseAddress! + 2 * (base + mask.trailingZeroBitCount)
-                mask &= mask - 1
-                prefetch(edge)
-                prefetch(edge + 3)
             }
         }
     }

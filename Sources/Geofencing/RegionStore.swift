@@ -1,6 +1,6 @@
 /// Every region of an index, flat: one entry per slot in a few parallel arrays, ids in one byte buffer,
-/// all polygon vertices in one coordinate array with part and ring offsets. No per-region objects, so a
-/// million regions cost tens of bytes each plus 16 bytes per vertex. Slots are handles: appended, never reused.
+/// all polygon vertices in two coordinate arrays (see `FixedPoint`) with part and ring offsets. No per-region
+/// objects, so a million regions cost tens of bytes each plus 8 bytes per vertex (16 without fixed point). Slots are handles: appended, never reused.
 public struct RegionStore: Sendable {
     public enum Kind: UInt8, Sendable {
         case circle, polygon, beacon, removed
@@ -45,8 +45,11 @@ public struct RegionStore: Sendable {
     var ringPositionStart: [UInt32] = [0]
     /// Rings of polygon p, all parts: `polygonRingStart[p]..<polygonRingStart[p + 1]` (one lookup for queries).
     var polygonRingStart: [UInt32] = [0]
-    /// Longitude, latitude pairs.
+    /// Longitude, latitude pairs of the parts not exact in fixed point, and of all others in fixed point.
+    /// Positions count vertices of all parts; each part's are at its stored position in one of the arrays.
     var coordinates: [Double] = []
+    var fixedCoordinates: [Int32] = []
+    var partFirstStored: [UInt32] = []
     /// Edge bands per polygon part (see `PolygonBands`): masks in the headers, lists for large parts.
     var partHeaders = CacheLineArray<PartHeader>()
     var bandEdgeStart: [UInt32] = []
@@ -117,12 +120,17 @@ public struct RegionStore: Sendable {
         case .polygon, .multiPolygon:
             kinds.append(.polygon)
             shapeIndex.append(UInt32(polygonPartStart.count - 1))
-            let positionBase = UInt32(coordinates.count / 2), ringBase = UInt32(ringPositionStart.count - 1)
-            coordinates.append(contentsOf: draft.coordinates)
+            let positionBase = ringPositionStart[ringPositionStart.count - 1], ringBase = UInt32(ringPositionStart.count - 1)
             for end in draft.ringEnds { ringPositionStart.append(positionBase + UInt32(end)) }
-            for end in draft.polygonEnds {
-                partRingStart.append(ringBase + UInt32(end))
-                partSlots.append(slot)
+            var firstRing = 0
+            draft.coordinates.withUnsafeBufferPointer { values in
+                for end in draft.polygonEnds {
+                    let start = firstRing == 0 ? 0 : draft.ringEnds[firstRing - 1]
+                    partFirstStored.append(appendVertices(values, start..<draft.ringEnds[end - 1]))
+                    partRingStart.append(ringBase + UInt32(end))
+                    partSlots.append(slot)
+                    firstRing = end
+                }
             }
             polygonPartStart.append(UInt32(partRingStart.count - 1))
             polygonRingStart.append(UInt32(ringPositionStart.count - 1))
@@ -194,9 +202,11 @@ public struct RegionStore: Sendable {
             let p = Int(shapeIndex[slot])
             var polygons: [[[Coordinate]]] = []
             for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) {
+                let stored = Int(partFirstStored[part]), first = positions(ofPart: part).lowerBound
                 polygons.append((Int(partRingStart[part])..<Int(partRingStart[part + 1])).map { ring in
                     (Int(ringPositionStart[ring])..<Int(ringPositionStart[ring + 1])).map {
-                        Coordinate(latitude: coordinates[2 * $0 + 1], longitude: coordinates[2 * $0])
+                        let v = vertex(stored + $0 - first)
+                        return Coordinate(latitude: v.y, longitude: v.x)
                     }
                 })
             }
@@ -214,7 +224,8 @@ public struct RegionStore: Sendable {
             + (bandEdgeStart.capacity + bandEdges.capacity) * 4
             + rasters.capacity * MemoryLayout<RasterHeader>.stride + rasterCells.capacity
             + (polygonPartStart.capacity + partRingStart.capacity + ringPositionStart.capacity) * 4
-            + coordinates.capacity * 8 + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
+            + coordinates.capacity * 8 + fixedCoordinates.capacity * 4 + partFirstStored.capacity * 4
+            + beacons.capacity * MemoryLayout<BeaconIdentity>.stride
     }
 
     /// Trims spare capacity after a bulk load.
@@ -224,7 +235,7 @@ public struct RegionStore: Sendable {
         }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
         circles.shrinkToFit(); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
-        shrink(&coordinates); shrink(&beacons)
+        shrink(&coordinates); shrink(&fixedCoordinates); shrink(&partFirstStored); shrink(&beacons)
         partHeaders.shrinkToFit(); shrink(&bandEdgeStart); shrink(&bandEdges)
         shrink(&rasters); shrink(&rasterCells)
     }

@@ -41,14 +41,14 @@ extension RegionStore {
         }
         for slot in 0..<slotCount where kinds[slot] == .beacon { newShapeIndex[slot] = shapeIndex[slot] }
 
-        // The new part, ring and position offsets, and where each old polygon's coordinates go.
+        // The new part, ring and position offsets, and where each old part's vertices go (stored
+        // positions: each part stays in its array, fixed point or doubles).
         var newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0], newPositionStart: [UInt32] = [0]
-        var newPolygonRingStart: [UInt32] = [0], newPartSlots: [UInt32] = []
+        var newPolygonRingStart: [UInt32] = [0], newPartSlots: [UInt32] = [], newPartFirstStored: [UInt32] = []
         newPositionStart.reserveCapacity(ringPositionStart.count)
-        var destination = [Int](repeating: -1, count: polygonPartStart.count - 1)
-        var position = 0
+        var destination = [Int](repeating: -1, count: partRingStart.count - 1)
+        var position = 0, fixedPosition = 0, doublePosition = 0
         for old in polygonOrder.lazy.map(Int.init) {
-            destination[old] = position
             let firstPart = Int(polygonPartStart[old])
             let base = Int(ringPositionStart[Int(partRingStart[firstPart])])
             for part in firstPart..<Int(polygonPartStart[old + 1]) {
@@ -57,6 +57,15 @@ extension RegionStore {
                 }
                 newRingStart.append(UInt32(newPositionStart.count - 1))
                 newPartSlots.append(partSlots[part])
+                let count = positions(ofPart: part).count
+                if Int(partFirstStored[part]) & Self.doubleStorage != 0 {
+                    destination[part] = doublePosition | Self.doubleStorage
+                    doublePosition += count
+                } else {
+                    destination[part] = fixedPosition
+                    fixedPosition += count
+                }
+                newPartFirstStored.append(UInt32(destination[part]))
             }
             newPartStart.append(UInt32(newRingStart.count - 1))
             newPolygonRingStart.append(UInt32(newPositionStart.count - 1))
@@ -64,17 +73,8 @@ extension RegionStore {
         }
 
         // The copies, in old order.
-        let newCoordinates = [Double](unsafeUninitializedCapacity: 2 * position) { target, count in
-            coordinates.withUnsafeBufferPointer { source in
-                for old in 0..<destination.count where destination[old] >= 0 {
-                    let start = Int(ringPositionStart[Int(partRingStart[Int(polygonPartStart[old])])])
-                    let end = Int(ringPositionStart[Int(partRingStart[Int(polygonPartStart[old + 1])])])
-                    (target.baseAddress! + 2 * destination[old]).initialize(from: source.baseAddress! + 2 * start,
-                                                                            count: 2 * (end - start))
-                }
-            }
-            count = 2 * position
-        }
+        let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition)
+        let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition)
         var newCircles = CacheLineArray(repeating: Circle(longitude: 0, latitude: 0, radius: 0, metresPerDegreeLatitude: 0,
                                                           metresPerDegreeLongitude: 0, surelyInside2: 0, surelyOutside2: 0, slot: 0),
                                         count: Int(circleCount))
@@ -87,6 +87,8 @@ extension RegionStore {
         ringPositionStart = newPositionStart
         polygonRingStart = newPolygonRingStart
         coordinates = newCoordinates
+        fixedCoordinates = newFixedCoordinates
+        partFirstStored = newPartFirstStored
         shapeIndex = newShapeIndex
         partHeaders.removeAll()
         bandEdgeStart = []
@@ -95,5 +97,22 @@ extension RegionStore {
         rasterCells = []
         appendMissingBands()
         shrinkToFit()
+    }
+
+    /// The vertices of one storage (`source`: doubles or fixed point), each old part's at its
+    /// `destination` (a stored position; -1 for parts dropped).
+    private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
+            source.withUnsafeBufferPointer { source in
+                for part in 0..<destination.count where destination[part] >= 0
+                    && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
+                    let from = Int(partFirstStored[part]) & Self.storedIndexMask
+                    let to = destination[part] & Self.storedIndexMask
+                    (target.baseAddress! + 2 * to).initialize(from: source.baseAddress! + 2 * from,
+                                                              count: 2 * positions(ofPart: part).count)
+                }
+            }
+            initialized = 2 * count
+        }
     }
 }

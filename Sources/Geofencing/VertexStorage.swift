@@ -1,0 +1,137 @@
+import CPrefetch
+
+/// Coordinates with at most 7 decimals (OSM, time-zone data, most GeoJSON) stored losslessly as Int32
+/// multiples of 1e-7°: a part whose every value x has `FixedPoint.value(k) == x` for its nearest k keeps
+/// 8 bytes per vertex instead of 16. `value(k)` is a correctly rounded division of exact operands, so it
+/// gives back the very double that was parsed, and containment stays what GEOS computes on those doubles.
+enum FixedPoint {
+    static let unitsPerDegree = 1e7
+
+    @inline(__always)
+    static func value(_ k: Int32) -> Double { Double(k) / unitsPerDegree }
+
+    /// The k whose value is exactly x, if there is one.
+    @inline(__always)
+    static func exact(_ x: Double) -> Int32? {
+        // Conversions truncate (inline, where `rounded()` calls libm): add ±0.5 to round to nearest.
+        let scaled = x * unitsPerDegree
+        guard abs(scaled) < 2_147_483_000 else { return nil }
+        let k = Int32(scaled + (scaled < 0 ? -0.5 : 0.5))
+        return value(k) == x ? k : nil
+    }
+
+    /// The largest k with `value(k) <= v`: as `value` is monotonic, `value(k) > v` ⟺ `k > floor(v)`, so
+    /// a query compares integers and divides only for the few edges that straddle it in both directions.
+    @inline(__always)
+    static func floor(_ v: Double) -> Int {
+        // The product is within 1.2e-7 of v·1e7, and value(k) rounds k·1e-7 by at most 1.4e-14° (half an ulp
+        // at 256°): unless the product is within 1e-3 of an integer k, the answer is ⌊product⌋. Near k (points
+        // given with 7 decimals or fewer are), value(k ± 1) is surely on either side of v: one division decides.
+        let scaled = v * unitsPerDegree
+        guard abs(scaled) < 3e9 else { return scaled < 0 ? Int(Int32.min) - 1 : Int(Int32.max) }
+        let k = Int(scaled + (scaled < 0 ? -0.5 : 0.5)), offset = scaled - Double(k)
+        if offset > 1e-3 { return k }
+        if offset < -1e-3 { return k - 1 }
+        return Double(k) / unitsPerDegree <= v ? k : k - 1
+    }
+}
+
+/// A query point as fixed-point thresholds (see `FixedPoint.floor`).
+struct FixedPointQuery {
+    var x: Int
+    var y: Int
+
+    @inline(__always)
+    init(x: Double, y: Double) {
+        self.x = FixedPoint.floor(x)
+        self.y = FixedPoint.floor(y)
+    }
+}
+
+extension RegionStore {
+    /// Set in a part's stored position when its vertices are in `coordinates` (doubles), clear when in
+    /// `fixedCoordinates`; the rest is the position in that array.
+    static let doubleStorage = 1 << 31
+    static let storedIndexMask = doubleStorage - 1
+
+    /// Appends the positions `range` of `values` (longitude, latitude pairs) as one part's vertices, in
+    /// fixed point when every value is exact; returns the part's stored position.
+    mutating func appendVertices(_ values: UnsafeBufferPointer<Double>, _ range: Range<Int>) -> UInt32 {
+        let slice = UnsafeBufferPointer(rebasing: values[2 * range.lowerBound..<2 * range.upperBound])
+        let exact = slice.allSatisfy { FixedPoint.exact($0) != nil }
+        if exact {
+            let stored = fixedCoordinates.count / 2
+            fixedCoordinates.append(contentsOf: slice.lazy.map { FixedPoint.exact($0)! })
+            return UInt32(stored)
+        }
+        let stored = coordinates.count / 2
+        coordinates.append(contentsOf: slice)
+        return UInt32(stored | Self.doubleStorage)
+    }
+
+    /// The vertex at a stored position.
+    @inline(__always)
+    func vertex(_ stored: Int) -> (x: Double, y: Double) {
+        let i = stored & Self.storedIndexMask
+        if stored & Self.doubleStorage != 0 { return (coordinates[2 * i], coordinates[2 * i + 1]) }
+        return (FixedPoint.value(fixedCoordinates[2 * i]), FixedPoint.value(fixedCoordinates[2 * i + 1]))
+    }
+
+    /// Positions of part `part`, as the range of its first to its last position.
+    @inline(__always)
+    func positions(ofPart part: Int) -> Range<Int> {
+        Int(ringPositionStart[Int(partRingStart[part])])..<Int(ringPositionStart[Int(partRingStart[part + 1])])
+    }
+
+    /// Calls `body` with every vertex of the part.
+    @inline(__always)
+    func forEachVertex(ofPart part: Int, _ body: (Double, Double) -> Void) {
+        let stored = Int(partFirstStored[part])
+        for offset in 0..<positions(ofPart: part).count {
+            let v = vertex(stored + offset)
+            body(v.x, v.y)
+        }
+    }
+
+    /// Calls `body` with every edge of the part (not the jumps between rings): its number (first
+    /// position from the part's first) and its ends.
+    @inline(__always)
+    func forEachEdge(ofPart part: Int, _ body: (Int, Double, Double, Double, Double) -> Void) {
+        let stored = Int(partFirstStored[part]), first = Int(ringPositionStart[Int(partRingStart[part])])
+        for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
+            var a = vertex(stored + Int(ringPositionStart[ring]) - first)
+            for i in Int(ringPositionStart[ring])..<(Int(ringPositionStart[ring + 1]) - 1) {
+                let b = vertex(stored + i + 1 - first)
+                body(i - first, a.x, a.y, b.x, b.y)
+                a = b
+            }
+        }
+    }
+
+    /// Starts loading both ends of the edges in `mask`, numbered from stored position `base`.
+    @inline(__always)
+    func prefetchEdges(base: Int, mask: UInt64) {
+        let index = base & Self.storedIndexMask
+        if base & Self.doubleStorage != 0 {
+            coordinates.withUnsafeBufferPointer { xy in
+                var mask = mask
+                while mask != 0 {
+                    let edge = xy.baseAddress! + 2 * (index + mask.trailingZeroBitCount)
+                    mask &= mask - 1
+                    prefetch(edge)
+                    prefetch(edge + 3)
+                }
+            }
+        } else {
+            fixedCoordinates.withUnsafeBufferPointer { xy in
+                var mask = mask
+                while mask != 0 {
+                    let edge = xy.baseAddress! + 2 * (index + mask.trailingZeroBitCount)
+                    mask &= mask - 1
+                    prefetch(edge)
+                    prefetch(edge + 3)
+                }
+            }
+        }
+    }
+}
