@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func cacheLineArrayStartsOnALineAndCopiesOnWrite() {
-        var a = CacheLineArray<PartHeader>()
+        var a = AlignedArray<PartHeader>()
         for k in 0..<100 { a.append(PartHeader(minY: Double(k), scale: 1, firstPosition: 0, slot: UInt32(k), count: 8, raster: -1)) }
         #expect(MemoryLayout<PartHeader>.stride == 64)
         a.withUnsafeBufferPointer { #expect(Int(bitPattern: $0.baseAddress) % 64 == 0) }
