@@ -29,7 +29,7 @@ struct RegionMonitorState {
         swap(&hits, &containing)
         hits.removeAll(keepingCapacity: true)
         neighbourhood.forEachRegion(containing: fix.coordinate, in: regions) { hits.append($0) }
-        hits.sort()
+        if hits.count > 1 { hits.sort() }
         var kept: [RegionTrack] = []
         swap(&kept, &spareTracks)
         kept.removeAll(keepingCapacity: true)
