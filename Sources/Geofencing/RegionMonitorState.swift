@@ -30,6 +30,25 @@ struct RegionMonitorState {
         hits.removeAll(keepingCapacity: true)
         neighbourhood.forEachRegion(containing: fix.coordinate, in: regions) { hits.append($0) }
         if hits.count > 1 { hits.sort() }
+        // The usual fix lies in exactly the regions reported inside, with nothing pending: it changes nothing.
+        if !Self.onlyConfirms(tracks, hits) {
+            merge(hits, at: fix.coordinate, now: now, accuracy: accuracy, current: current, previous: previous,
+                  regions: regions, configuration: configuration, events: &events)
+        }
+        swap(&hits, &containing)
+
+        if configuration.segmentCrossing, let previous {
+            reportCrossings(from: previous, to: current, regions: regions, events: &events)
+        }
+        lastFix = current
+        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
+    }
+
+    /// Takes each active region and each region containing the fix through the fix: what fell due before it,
+    /// what it decides, what falls due with it.
+    private mutating func merge(_ hits: [RegionHandle], at point: Coordinate, now: Timestamp, accuracy: Double,
+                                current: Fix, previous: Fix?, regions: some RegionQuerying,
+                                configuration: RegionMonitorConfiguration, events: inout [RegionEvent]) {
         var kept: [RegionTrack] = []
         swap(&kept, &spareTracks)
         kept.removeAll(keepingCapacity: true)
@@ -56,7 +75,7 @@ struct RegionMonitorState {
             if let due = track.nextDue, due < now, let previous {
                 fireDue(&track, before: now, inclusive: false, position: previous, regions: regions, events: &events)
             }
-            observe(&track, at: fix.coordinate, now: now, accuracy: accuracy, contained: contained, regions: regions,
+            observe(&track, at: point, now: now, accuracy: accuracy, contained: contained, regions: regions,
                     configuration: configuration)
             if let due = track.nextDue, due <= now {
                 fireDue(&track, before: now, inclusive: true, position: current, regions: regions, events: &events)
@@ -65,13 +84,6 @@ struct RegionMonitorState {
         }
         swap(&kept, &tracks)
         swap(&kept, &spareTracks)
-        swap(&hits, &containing)
-
-        if configuration.segmentCrossing, let previous {
-            reportCrossings(from: previous, to: current, regions: regions, events: &events)
-        }
-        lastFix = current
-        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
     }
 
     /// Fires the pending changes and dwells due at or before `now`, without a new fix. Their events carry the
@@ -159,6 +171,17 @@ struct RegionMonitorState {
                 events.append(RegionEvent(kind: .exit, regionID: attributes.id, fix: current, crossed: true))
             }
         }
+    }
+
+    /// Whether a fix contained in exactly `hits` leaves every track as it is: each is inside, with no change or
+    /// dwell pending, and the fix lies in it and in no other region. `observe` then has nothing to decide.
+    private static func onlyConfirms(_ tracks: [RegionTrack], _ hits: [RegionHandle]) -> Bool {
+        guard tracks.count == hits.count else { return false }
+        for i in tracks.indices {
+            let track = tracks[i]
+            guard track.handle == hits[i], track.isInside, track.changeDue == nil, track.dwellDue == nil else { return false }
+        }
+        return true
     }
 
     /// A missing, negative or non-finite estimate gates nothing: the fix is taken as exact.
