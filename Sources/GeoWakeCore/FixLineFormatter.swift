@@ -1,10 +1,11 @@
-/// Formats one `geowake fixes` line straight into raw memory, for `JSONLineWriter.fixLine`: the CLI
-/// prints about a million of these a second, and appending field by field to an array cost more
-/// than parsing the NMEA they came from. Output is byte-identical to `beginObject`, `fixFields`,
-/// `endLine`; values the shortcut does not cover (non-finite, beyond exact integer range) go the long way
-/// (see `isExact`).
+/// Formats one `geowake fixes` line, or one `geowake replay` region event line, straight into raw memory for
+/// `JSONLineWriter`: the CLI prints about a million fix lines a second, and appending field by field to an
+/// array cost more than parsing the NMEA they came from. Output is byte-identical to the field-by-field form
+/// (`beginObject`, the fields, `endLine`); values the shortcut does not cover (non-finite, beyond exact
+/// integer range, an id that needs escaping or is very long) go the long way (see `isExact`).
 struct FixLineFormatter {
-    /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys.
+    /// Longest line the shortcut can produce: five numbers of at most 26 bytes, a timestamp, keys (an event line:
+    /// an id of at most `regionIDLimit` bytes, two numbers, a timestamp, keys).
     static let capacity = 384
 
     private let start: UnsafeMutablePointer<UInt8>
@@ -59,6 +60,53 @@ struct FixLineFormatter {
         }
         byte(UInt8(ascii: "}"))
         byte(UInt8(ascii: "\n"))
+    }
+
+    /// One `geowake replay` region event line, as `JSONLineWriter.regionEventLine` writes it the long way.
+    /// The id is copied as it is, so the shortcut takes only ids that need no escaping and fit the buffer.
+    mutating func regionEventLine(_ event: RegionEvent, _ dates: inout DateCache) {
+        byte(UInt8(ascii: "{"))
+        switch event.kind {
+        case .exit: literal("\"event\":\"exit\",\"region\":\"")
+        case .enter: literal("\"event\":\"enter\",\"region\":\"")
+        case .dwell: literal("\"event\":\"dwell\",\"region\":\"")
+        }
+        plainText(event.regionID, limit: FixLineFormatter.regionIDLimit)
+        guard isExact else { return }
+        if let time = event.fix.time {
+            literal("\",\"time\":\"")
+            timestamp(time, &dates)
+            literal("\",\"lat\":")
+        } else {
+            literal("\",\"lat\":")
+        }
+        number(event.fix.coordinate.latitude, decimals: 9, scale: 1e9)
+        literal(",\"lon\":")
+        number(event.fix.coordinate.longitude, decimals: 9, scale: 1e9)
+        if event.crossed { literal(",\"crossed\":true") }
+        byte(UInt8(ascii: "}"))
+        byte(UInt8(ascii: "\n"))
+    }
+
+    /// Bytes of an id the event line shortcut copies: with the rest of the line (keys, a timestamp, two
+    /// numbers, under 150 bytes) it stays within `capacity`.
+    static let regionIDLimit = 200
+
+    /// Copies `text` when it is at most `limit` bytes and none needs escaping in a JSON string.
+    private mutating func plainText(_ text: String, limit: Int) {
+        var text = text
+        text.withUTF8 { utf8 in
+            guard utf8.count <= limit else {
+                isExact = false
+                return
+            }
+            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                isExact = false
+                return
+            }
+            if let base = utf8.baseAddress { p.update(from: base, count: utf8.count) }
+            p += utf8.count
+        }
     }
 
     private mutating func byte(_ b: UInt8) {

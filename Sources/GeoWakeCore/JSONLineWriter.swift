@@ -204,4 +204,28 @@ extension JSONLineWriter {
             endLine()
         }
     }
+
+    /// One `geowake replay` line for a region event:
+    /// `{"event":"enter","region":"id","time":…,"lat":…,"lon":…}`, plus `"crossed":true` for a crossing.
+    public mutating func regionEventLine(_ event: RegionEvent) {
+        let formatted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
+            var formatter = FixLineFormatter(buffer.baseAddress!)
+            formatter.regionEventLine(event, &fixDates)
+            guard formatter.isExact else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
+            return true
+        }
+        if formatted {
+            needsComma = false
+        } else {
+            beginObject()
+            field("event", event.kind.name)
+            field("region", event.regionID)
+            if let time = event.fix.time { field("time", time) }
+            field("lat", event.fix.coordinate.latitude, decimals: 9)
+            field("lon", event.fix.coordinate.longitude, decimals: 9)
+            if event.crossed { field("crossed", true) }
+            endLine()
+        }
+    }
 }

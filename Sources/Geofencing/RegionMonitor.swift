@@ -16,17 +16,9 @@
 public struct RegionMonitor<Regions: RegionQuerying> {
     public let regions: Regions
     public let configuration: RegionMonitorConfiguration
-
-    /// The active regions, sorted by handle so that a fix's sorted hits merge with them in one pass, with no
-    /// hashing; rebuilt into `spareTracks` on each fix and swapped.
-    private var tracks: [RegionTrack] = []
-    private var spareTracks: [RegionTrack] = []
-    /// The latest accepted fix, its time set to the `now` it came with.
-    private var lastFix: Fix?
-    private var neighbourhood = RegionMonitorNeighbourhood()
-    /// Reused across fixes so that the steady state allocates nothing.
-    private var containing: [RegionHandle] = []
-    private var crossings: [RegionHandle] = []
+    /// Everything a fix changes. Kept apart from the index, which its methods borrow as an argument: read
+    /// out of `self` inside a mutating method, the index (a large struct) was copied before each call into it.
+    private var state = RegionMonitorState()
 
     public init(regions: Regions, configuration: RegionMonitorConfiguration = RegionMonitorConfiguration()) {
         self.regions = regions
@@ -35,15 +27,15 @@ public struct RegionMonitor<Regions: RegionQuerying> {
 
     /// The reported state: true once `enter` was decided (whether or not it was notified), until `exit`.
     public func isInside(_ region: RegionHandle) -> Bool {
-        track(of: region)?.isInside ?? false
+        state.track(of: region)?.isInside ?? false
     }
 
     /// Regions reported inside or with a pending change: the only regions the monitor spends memory on.
-    public var activeRegionCount: Int { tracks.count }
+    public var activeRegionCount: Int { state.tracks.count }
 
     /// The earliest instant at which a pending change or a dwell falls due; a live caller sets its timer to it.
     public var nextDeadline: Timestamp? {
-        tracks.lazy.compactMap(\.nextDue).min()
+        state.tracks.lazy.compactMap(\.nextDue).min()
     }
 
     // Generic code called from another module runs unspecialized, through metadata lookups on every call;
@@ -51,62 +43,7 @@ public struct RegionMonitor<Regions: RegionQuerying> {
     /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     @_specialize(exported: true, where Regions == RegionIndex)
     public mutating func update(with fix: Fix, at now: Timestamp, events: inout [RegionEvent]) {
-        // A position that is not on the globe would measure as far outside everything: it decides nothing.
-        guard fix.coordinate.isValid else { return }
-        if let last = lastFix?.time, now < last { return }
-        let firstNew = events.count
-        var current = fix
-        current.time = now
-        let previous = lastFix
-        let accuracy = configuration.accuracyGating ? Self.usableAccuracy(fix.horizontalAccuracy) : 0
-
-        // Buffers are moved out while they are filled, so that neither they nor the index are copied.
-        var hits: [RegionHandle] = []
-        swap(&hits, &containing)
-        hits.removeAll(keepingCapacity: true)
-        neighbourhood.forEachRegion(containing: fix.coordinate, in: regions) { hits.append($0) }
-        hits.sort()
-        var kept: [RegionTrack] = []
-        swap(&kept, &spareTracks)
-        kept.removeAll(keepingCapacity: true)
-
-        var t = 0, h = 0
-        while t < tracks.count || h < hits.count {
-            var track: RegionTrack
-            let contained: Bool
-            if h == hits.count || t < tracks.count && tracks[t].handle < hits[h] {
-                track = tracks[t]
-                contained = false
-                t += 1
-            } else if t == tracks.count || hits[h] < tracks[t].handle {
-                track = RegionTrack(handle: hits[h])
-                contained = true
-                h += 1
-            } else {
-                track = tracks[t]
-                contained = true
-                t += 1
-                h += 1
-            }
-            // Checked here, not inside `fireDue`, because most tracks have nothing due and a fix is large to pass.
-            if let due = track.nextDue, due < now, let previous {
-                fireDue(&track, before: now, inclusive: false, position: previous, events: &events)
-            }
-            observe(&track, at: fix.coordinate, now: now, accuracy: accuracy, contained: contained)
-            if let due = track.nextDue, due <= now {
-                fireDue(&track, before: now, inclusive: true, position: current, events: &events)
-            }
-            if track.isActive { kept.append(track) }
-        }
-        swap(&kept, &tracks)
-        swap(&kept, &spareTracks)
-        swap(&hits, &containing)
-
-        if configuration.segmentCrossing, let previous {
-            reportCrossings(from: previous, to: current, events: &events)
-        }
-        lastFix = current
-        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
+        state.update(with: fix, at: now, regions: regions, configuration: configuration, events: &events)
     }
 
     /// Convenience for callers that do not reuse an event buffer.
@@ -120,115 +57,6 @@ public struct RegionMonitor<Regions: RegionQuerying> {
     /// last fix's position, stamped with the instant each fell due.
     @_specialize(exported: true, where Regions == RegionIndex)
     public mutating func advance(to now: Timestamp, events: inout [RegionEvent]) {
-        guard let position = lastFix else { return }
-        let firstNew = events.count
-        var kept = 0
-        for t in tracks.indices {
-            var track = tracks[t]
-            fireDue(&track, before: now, inclusive: true, position: position, events: &events)
-            if track.isActive {
-                tracks[kept] = track
-                kept += 1
-            }
-        }
-        tracks.removeLast(tracks.count - kept)
-        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
-    }
-
-    private func track(of region: RegionHandle) -> RegionTrack? {
-        var low = 0, high = tracks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tracks[middle].handle < region { low = middle + 1 } else { high = middle }
-        }
-        return low < tracks.count && tracks[low].handle == region ? tracks[low] : nil
-    }
-
-    /// What one fix says about one region: decisively inside, decisively outside, or nothing.
-    private func observe(_ track: inout RegionTrack, at point: Coordinate, now: Timestamp, accuracy: Double,
-                         contained: Bool) {
-        // Geometry that agrees with where the region is heading (its state, or the pending change) can only
-        // confirm it, decisively or not: that changes nothing, so the boundary need not be measured. This
-        // keeps a fix well inside its regions free of distance computations.
-        let heading = track.changeDue == nil ? track.isInside : !track.isInside
-        guard contained != heading else { return }
-        if contained {
-            guard accuracy == 0 || regions.signedDistance(from: point, to: track.handle) <= -accuracy else { return }
-        } else {
-            let margin = accuracy + (track.isInside ? configuration.hysteresis : 0)
-            guard margin == 0 || regions.signedDistance(from: point, to: track.handle) > margin else { return }
-        }
-        track.changeDue = track.changeDue == nil ? now + configuration.debounce : nil
-    }
-
-    /// Reports, in time order, the track's pending change and dwell that fall due before `limit`.
-    private func fireDue(_ track: inout RegionTrack, before limit: Timestamp, inclusive: Bool, position: Fix,
-                         events: inout [RegionEvent]) {
-        while let due = track.nextDue, inclusive ? due <= limit : due < limit {
-            var fix = position
-            fix.time = due
-            let attributes = regions.attributes(of: track.handle)
-            // A change wins a tie with a dwell: an exit at the very instant the dwell was due cancels it.
-            if track.changeDue == due {
-                track.changeDue = nil
-                track.isInside.toggle()
-                track.dwellDue = track.isInside ? attributes.dwell.map { due + $0 } : nil
-                if track.isInside ? attributes.notifyOnEntry : attributes.notifyOnExit {
-                    events.append(RegionEvent(kind: track.isInside ? .enter : .exit, regionID: attributes.id, fix: fix))
-                }
-            } else {
-                track.dwellDue = nil
-                events.append(RegionEvent(kind: .dwell, regionID: attributes.id, fix: fix))
-            }
-        }
-    }
-
-    /// Regions the straight segment between two fixes passes through while neither fix lies in them: the
-    /// device went in and out between the fixes, which sparse fixes or a fast vehicle would otherwise hide.
-    private mutating func reportCrossings(from previous: Fix, to current: Fix, events: inout [RegionEvent]) {
-        var crossed: [RegionHandle] = []
-        swap(&crossed, &crossings)
-        defer { swap(&crossed, &crossings) }
-        crossed.removeAll(keepingCapacity: true)
-        regions.forEachRegion(crossedBy: previous.coordinate, current.coordinate) { crossed.append($0) }
-        for handle in crossed where track(of: handle) == nil
-            && !regions.contains(handle, previous.coordinate) && !regions.contains(handle, current.coordinate) {
-            let attributes = regions.attributes(of: handle)
-            if attributes.notifyOnEntry {
-                events.append(RegionEvent(kind: .enter, regionID: attributes.id, fix: current, crossed: true))
-            }
-            if attributes.notifyOnExit {
-                events.append(RegionEvent(kind: .exit, regionID: attributes.id, fix: current, crossed: true))
-            }
-        }
-    }
-
-    /// A missing, negative or non-finite estimate gates nothing: the fix is taken as exact.
-    private static func usableAccuracy(_ horizontalAccuracy: Double?) -> Double {
-        guard let accuracy = horizontalAccuracy, accuracy.isFinite, accuracy > 0 else { return 0 }
-        return accuracy
-    }
-}
-
-/// What the monitor remembers about one active region.
-struct RegionTrack {
-    let handle: RegionHandle
-    /// The reported state.
-    var isInside = false
-    /// A change to the opposite state, reported at this instant unless a decisive fix contradicts it first.
-    var changeDue: Timestamp?
-    var dwellDue: Timestamp?
-
-    init(handle: RegionHandle) {
-        self.handle = handle
-    }
-
-    /// Outside with nothing pending is what an unknown region looks like: such tracks are dropped.
-    var isActive: Bool { isInside || changeDue != nil }
-
-    var nextDue: Timestamp? {
-        guard let change = changeDue else { return dwellDue }
-        guard let dwell = dwellDue else { return change }
-        return min(change, dwell)
+        state.advance(to: now, regions: regions, events: &events)
     }
 }

@@ -84,7 +84,8 @@ struct ReplayCommand: ParsableCommand {
             loadSeconds = monotonicSeconds() - loadStart
             var batch: [RegionEvent] = []
             run = try replay { fix, now in
-                batch.removeAll(keepingCapacity: true)
+                // Most fixes cause no event, and emptying an empty array still costs a call.
+                if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
                 monitor.update(with: fix, at: now, events: &batch)
                 for event in batch {
                     events.count(event.crossed ? "crossed \(event.kind.name)" : event.kind.name)
