@@ -10,6 +10,20 @@ extension RegionIndex: RegionQuerying {
         }
     }
 
+    /// The regions within `distance` of the point, each with its signed distance (negative inside): the
+    /// monitor needs both, and the query has measured them already.
+    public func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void) {
+        guard let (x, y) = Self.normalized(point), distance.isFinite else { return }
+        let reach = max(0, distance)
+        for slot in candidates(around: x, y, reach) {
+            let inside = store.contains(slot: Int(slot), longitude: x, latitude: y)
+            let d = store.boundaryDistance(slot: Int(slot), longitude: x, latitude: y)
+            if inside || d <= reach * 1.001 + 0.001 {
+                body(RegionHandle(rawValue: slot), !d.isFinite ? .infinity : inside ? -d : max(d, .leastNonzeroMagnitude))
+            }
+        }
+    }
+
     public func forEachRegion(crossedBy a: Coordinate, _ b: Coordinate, _ body: (RegionHandle) -> Void) {
         guard a.isValid, b.isValid else { return }
         var slots: [UInt32] = []

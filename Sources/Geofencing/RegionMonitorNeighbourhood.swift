@@ -95,8 +95,8 @@ struct RegionMonitorNeighbourhood {
         var found: [Candidate] = []
         swap(&found, &candidates)
         found.removeAll(keepingCapacity: true)
-        regions.forEachRegion(within: Self.reach, of: point) { handle in
-            found.append(Candidate(handle: handle, clearance: regions.signedDistance(from: point, to: handle)))
+        regions.forEachRegionMeasured(within: Self.reach, of: point) { handle, clearance in
+            found.append(Candidate(handle: handle, clearance: clearance))
         }
         swap(&found, &candidates)
         center = point

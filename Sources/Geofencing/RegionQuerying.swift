@@ -45,4 +45,13 @@ public protocol RegionQuerying {
     func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool
 
     func attributes(of region: RegionHandle) -> RegionAttributes
+
+    /// `forEachRegion(within:of:)` with each region's `signedDistance(from:to:)`.
+    func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void)
+}
+
+extension RegionQuerying {
+    public func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void) {
+        forEachRegion(within: distance, of: point) { body($0, signedDistance(from: point, to: $0)) }
+    }
 }
