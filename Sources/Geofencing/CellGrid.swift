@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CPrefetch
 
 /// A uniform grid over item boxes, for point queries: the cell holding a point lists, contiguously, every
 /// item whose box meets the cell, each with the part of its box inside the cell quantized to 1/256 of the
@@ -126,63 +125,18 @@ struct CellGrid: Sendable {
     @inline(__always)
     private func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
 
-    /// Where a point falls: its cell and its sub-cell within it.
-    struct Probe {
-        var cell: Int
-        var subX: UInt32
-        var subY: UInt32
-    }
-
-    /// The point's cell, or nil off the grid (no item holds it).
-    @inline(__always)
-    func probe(x: Double, y: Double) -> Probe? {
-        guard x >= minX && x <= maxX && y >= minY && y <= maxY else { return nil }
-        let gx = subColumn(x), gy = subRow(y)
-        return Probe(cell: (gy >> 8) * columns + (gx >> 8), subX: UInt32(gx & 255), subY: UInt32(gy & 255))
-    }
-
-    /// Starts loading the bounds of the probe's entries.
-    @inline(__always)
-    func prefetchBounds(_ probe: Probe) {
-        cellStart.withUnsafeBufferPointer { prefetch($0.baseAddress! + probe.cell) }
-    }
-
-    /// The positions of the probe's cell's entries.
-    @inline(__always)
-    func entries(_ probe: Probe) -> Range<Int> {
-        cellStart.withUnsafeBufferPointer { Int($0[probe.cell])..<Int($0[probe.cell + 1]) }
-    }
-
-    /// Starts loading the first and last of the entries (cells rarely hold more than a cache line of them).
-    @inline(__always)
-    func prefetchEntries(_ entries: Range<Int>) {
-        guard !entries.isEmpty else { return }
-        entryBoxes.withUnsafeBufferPointer { boxes in
-            entryPayloads.withUnsafeBufferPointer { payloads in
-                prefetch(boxes.baseAddress! + entries.lowerBound)
-                prefetch(boxes.baseAddress! + entries.upperBound - 1)
-                prefetch(payloads.baseAddress! + entries.lowerBound)
-                prefetch(payloads.baseAddress! + entries.upperBound - 1)
-            }
-        }
-    }
-
     /// Calls `body` with the payload of every item whose box (widened by at most 1/256 of a cell) holds the point.
     @inline(__always)
     func forEach(x: Double, y: Double, _ body: (UInt32) -> Void) {
-        guard let probe = probe(x: x, y: y) else { return }
-        forEach(probe, in: entries(probe), body)
-    }
-
-    /// The same for a probe whose entries are known.
-    @inline(__always)
-    func forEach(_ probe: Probe, in entries: Range<Int>, _ body: (UInt32) -> Void) {
-        let px = SIMD16<UInt32>(repeating: probe.subX), py = SIMD16<UInt32>(repeating: probe.subY)
+        guard x >= minX && x <= maxX && y >= minY && y <= maxY else { return }
+        let gx = subColumn(x), gy = subRow(y)
+        let cell = (gy >> 8) * columns + (gx >> 8)
+        let start = cellStart[cell], end = Int(cellStart[cell + 1])
+        let px = SIMD16<UInt32>(repeating: UInt32(gx & 255)), py = SIMD16<UInt32>(repeating: UInt32(gy & 255))
         let byte = SIMD16<UInt32>(repeating: 255)
-        let end = entries.upperBound
         entryBoxes.withUnsafeBufferPointer { boxes in
             entryPayloads.withUnsafeBufferPointer { payloads in
-                var e = entries.lowerBound
+                var e = Int(start)
                 while e < end {
                     // 16 entries at a time; `entryBoxes` is padded so that the last load stays inside it.
                     let box = UnsafeRawPointer(boxes.baseAddress! + e).loadUnaligned(as: SIMD16<UInt32>.self)

@@ -7,7 +7,7 @@
 public struct RegionIndex: Sendable {
     public private(set) var store: RegionStore
     private var tree = PackedRTree()
-    private(set) var grid = CellGrid()
+    private var grid = CellGrid()
     /// Boxes and shape references of the items added since `tree` was built; the first
     /// `recent.itemCount` are in `recent`.
     private var addedBoxes: [Double] = []
@@ -111,9 +111,15 @@ public struct RegionIndex: Sendable {
         forEachAddedCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
     }
 
-    /// The same for the regions added since the last build alone (point queries take the rest from the grid).
+    /// The same for a point, from the grid instead of the main tree.
     @inline(__always)
-    func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+    func forEachCandidate(x: Double, y: Double, _ body: (UInt32) -> Void) {
+        grid.forEach(x: x, y: y, body)
+        forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, body)
+    }
+
+    @inline(__always)
+    private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
         guard !addedShapes.isEmpty else { return }
         recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
         addedBoxes.withUnsafeBufferPointer { b in

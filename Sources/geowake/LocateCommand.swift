@@ -1,5 +1,4 @@
 import ArgumentParser
-import GeoWakeCore
 import Geofencing
 import Traces
 
@@ -16,24 +15,16 @@ struct LocateCommand: ParsableCommand {
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
     var trace: String
 
-    static let batchSize = 256
-
     func run() throws {
         let store: RegionStore
         do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
         let index = RegionIndex(store)
         var output = StandardOutput()
-        // Fixes from a file are queried a batch at a time, so that the queries' memory reads overlap; standard
-        // input may be a live feed, whose fixes are answered as they come.
-        let batchSize = trace == "-" ? 1 : Self.batchSize
-        var fixes: [Fix] = [], points: [Coordinate] = [], hits: [[RegionHandle]] = []
-        func flushFixes() throws {
-            points.removeAll(keepingCapacity: true)
-            points.append(contentsOf: fixes.lazy.map(\.coordinate))
-            points.withUnsafeBufferPointer { points in
-                index.forEachRegion(containingEach: points) { i, handle in hits[i].append(handle) }
-            }
-            for (fix, handles) in zip(fixes, hits) {
+        var handles: [RegionHandle] = []
+        do {
+            _ = try TraceFile.read(trace) { fix in
+                handles.removeAll(keepingCapacity: true)
+                index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                 let ids = handles.map { index.attributes(of: $0).id }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }
@@ -43,16 +34,6 @@ struct LocateCommand: ParsableCommand {
                 output.writer.endLine()
                 try output.lineDone()
             }
-            fixes.removeAll(keepingCapacity: true)
-            for i in hits.indices { hits[i].removeAll(keepingCapacity: true) }
-        }
-        do {
-            _ = try TraceFile.read(trace) { fix in
-                fixes.append(fix)
-                if hits.count < fixes.count { hits.append([]) }
-                if fixes.count == batchSize { try flushFixes() }
-            }
-            try flushFixes()
         } catch let error as TraceError {
             throw CommandError(error.description)
         }
