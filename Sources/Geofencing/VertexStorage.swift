@@ -113,25 +113,24 @@ extension RegionStore {
     func prefetchEdges(base: Int, mask: UInt64) {
         let index = base & Self.storedIndexMask
         if base & Self.doubleStorage != 0 {
-            coordinates.withUnsafeBufferPointer { xy in
-                var mask = mask
-                while mask != 0 {
-                    let edge = xy.baseAddress! + 2 * (index + mask.trailingZeroBitCount)
-                    mask &= mask - 1
-                    prefetch(edge)
-                    prefetch(edge + 3)
-                }
-            }
+            coordinates.withUnsafeBufferPointer { Self.prefetchEdges($0, index, mask) }
         } else {
-            fixedCoordinates.withUnsafeBufferPointer { xy in
-                var mask = mask
-                while mask != 0 {
-                    let edge = xy.baseAddress! + 2 * (index + mask.trailingZeroBitCount)
-                    mask &= mask - 1
-                    prefetch(edge)
-                    prefetch(edge + 3)
-                }
-            }
+            fixedCoordinates.withUnsafeBufferPointer { Self.prefetchEdges($0, index, mask) }
+        }
+    }
+
+    /// One prefetch per cache line from the first edge's start to the last edge's end: a band's edges
+    /// share a few lines, and a prefetch per edge would fill the queue of pending loads with repeats.
+    @inline(__always)
+    private static func prefetchEdges<T>(_ xy: UnsafeBufferPointer<T>, _ index: Int, _ mask: UInt64) {
+        guard mask != 0 else { return }
+        let vertexBytes = 2 * MemoryLayout<T>.stride
+        let start = UnsafeRawPointer(xy.baseAddress! + 2 * index)
+        var line = UInt(bitPattern: start + vertexBytes * mask.trailingZeroBitCount) & ~63
+        let end = UInt(bitPattern: start + vertexBytes * (65 - mask.leadingZeroBitCount))
+        while line < end {
+            prefetch(UnsafeRawPointer(bitPattern: line))
+            line += 64
         }
     }
 }
