@@ -20,10 +20,10 @@ struct CellGrid: Sendable {
     private var scaleX = 0.0, scaleY = 0.0
     private var columns = 0, rows = 0
     /// Entries of cell k are `cellStart[k]..<cellStart[k + 1]`.
-    private var cellStart = AlignedArray<UInt32>()
+    private var cellStart: [UInt32] = []
     /// Per entry, the item's box within the cell in sub-cells: lowX | highX << 8 | lowY << 16 | highY << 24.
-    private var entryBoxes = AlignedArray<UInt32>()
-    private var entryPayloads = AlignedArray<UInt32>()
+    private var entryBoxes: [UInt32] = []
+    private var entryPayloads: [UInt32] = []
 
     init() {}
 
@@ -49,10 +49,9 @@ struct CellGrid: Sendable {
             }
             for k in 0..<(count.count - 1) { count[k + 1] += count[k] }
         }
-        cellStart = AlignedArray(cursor)
+        cellStart = cursor
         let total = Int(cursor[cursor.count - 1])
-        var entryBoxes = AlignedArray<UInt32>(repeating: 0, count: total + 15)
-        var entryPayloads = AlignedArray<UInt32>(repeating: 0, count: total)
+        var entryBoxes = [UInt32](repeating: 0, count: total + 15), entryPayloads = [UInt32](repeating: 0, count: total)
         cursor.withUnsafeMutableBufferPointer { cursor in
             entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
                 entryPayloads.withUnsafeMutableBufferPointer { entryPayloads in

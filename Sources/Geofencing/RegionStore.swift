@@ -36,7 +36,7 @@ public struct RegionStore: Sendable {
     private var idBytes: [UInt8] = []
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
-    var circles = AlignedArray<Circle>()
+    var circles = CacheLineArray<Circle>()
     /// The slot of each polygon part: shapes are stored in index order (see `reorderShapes`).
     var partSlots: [UInt32] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
@@ -48,10 +48,10 @@ public struct RegionStore: Sendable {
     /// Longitude, latitude pairs of the parts not exact in fixed point, and of all others in fixed point.
     /// Positions count vertices of all parts; each part's are at its stored position in one of the arrays.
     var coordinates: [Double] = []
-    var fixedCoordinates = AlignedArray<Int32>()
+    var fixedCoordinates: [Int32] = []
     var partFirstStored: [UInt32] = []
     /// Edge bands per polygon part (see `PolygonBands`): masks in the headers, lists for large parts.
-    var partHeaders = AlignedArray<PartHeader>()
+    var partHeaders = CacheLineArray<PartHeader>()
     var bandEdgeStart: [UInt32] = []
     var bandEdges: [UInt32] = []
     /// Rasters of large parts (see `PartRaster`).
@@ -235,7 +235,7 @@ public struct RegionStore: Sendable {
         }
         shrink(&kinds); shrink(&shapeIndex); shrink(&flags); shrink(&idBytes); shrink(&idEnds)
         circles.shrinkToFit(); shrink(&partSlots); shrink(&polygonRingStart); shrink(&polygonPartStart); shrink(&partRingStart); shrink(&ringPositionStart)
-        shrink(&coordinates); fixedCoordinates.shrinkToFit(); shrink(&partFirstStored); shrink(&beacons)
+        shrink(&coordinates); shrink(&fixedCoordinates); shrink(&partFirstStored); shrink(&beacons)
         partHeaders.shrinkToFit(); shrink(&bandEdgeStart); shrink(&bandEdges)
         shrink(&rasters); shrink(&rasterCells)
     }

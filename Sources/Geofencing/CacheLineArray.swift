@@ -1,0 +1,82 @@
+/// An array whose storage starts on a cache-line boundary, so that records of 32 or 64 bytes each sit in
+/// one line: a point query reads one line per candidate instead of two. (`Array` puts its elements
+/// after a 32-byte header, so 64-byte records in it always straddle two lines.) Copy on write, like `Array`.
+struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
+    static var lineSize: Int { 64 }
+
+    private final class Storage {
+        let elements: UnsafeMutablePointer<Element>
+        var count = 0
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            elements = UnsafeMutableRawPointer.allocate(byteCount: max(1, capacity) * MemoryLayout<Element>.stride,
+                                                        alignment: CacheLineArray.lineSize)
+                .bindMemory(to: Element.self, capacity: capacity)
+        }
+
+        deinit { elements.deallocate() }
+
+        func copy(capacity: Int) -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.elements.initialize(from: elements, count: count)
+            copy.count = count
+            return copy
+        }
+    }
+
+    private var storage = Storage(capacity: 0)
+
+    init() {}
+
+    init(repeating element: Element, count: Int) {
+        storage = Storage(capacity: count)
+        storage.elements.initialize(repeating: element, count: count)
+        storage.count = count
+    }
+
+    var count: Int { storage.count }
+    var capacity: Int { storage.capacity }
+    var isEmpty: Bool { storage.count == 0 }
+
+    subscript(index: Int) -> Element {
+        @inline(__always) get {
+            precondition(index >= 0 && index < storage.count, "index out of range")
+            return storage.elements[index]
+        }
+        set {
+            precondition(index >= 0 && index < storage.count, "index out of range")
+            makeUnique(capacity: storage.capacity)
+            storage.elements[index] = newValue
+        }
+    }
+
+    mutating func append(_ element: Element) {
+        if storage.count == storage.capacity {
+            makeUnique(capacity: max(16, 2 * storage.capacity))
+        } else {
+            makeUnique(capacity: storage.capacity)
+        }
+        (storage.elements + storage.count).initialize(to: element)
+        storage.count += 1
+    }
+
+    mutating func removeAll() { storage = Storage(capacity: 0) }
+
+    /// Drops spare capacity.
+    mutating func shrinkToFit() {
+        if storage.capacity > storage.count { storage = storage.copy(capacity: storage.count) }
+    }
+
+    @inline(__always)
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.elements, count: storage.count))
+    }
+
+    private mutating func makeUnique(capacity: Int) {
+        if !isKnownUniquelyReferenced(&storage) || capacity != storage.capacity {
+            storage = storage.copy(capacity: capacity)
+        }
+    }
+}
