@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps a
 /// bit mask of edges per band in its header (8 bands of 32 edges, or 4 of 64); a larger one, like a time
@@ -47,16 +49,55 @@ extension RegionStore {
     static let bandRiseShare = 4.0
 
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
-    /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice.
+    /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice. A bulk
+    /// load's are computed on every core: they are a third of the index build.
     mutating func appendMissingBands() {
-        for part in partHeaders.count..<(partRingStart.count - 1) {
-            appendBands(ofPart: part)
-            appendRaster(ofPart: part)
+        let missing = partHeaders.count..<(partRingStart.count - 1)
+        let chunkCount = missing.count >= Self.partsPerChunk ? min(8, missing.count / Self.partsPerChunk) : 1
+        if chunkCount == 1 {
+            for part in missing { appendBands(bands(ofPart: part)) }
+        } else {
+            let store = self
+            let chunks = (0..<chunkCount).map { k in
+                missing.lowerBound + missing.count * k / chunkCount..<missing.lowerBound + missing.count * (k + 1) / chunkCount
+            }
+            nonisolated(unsafe) var results = [[PartBands]](repeating: [], count: chunkCount)
+            results.withUnsafeMutableBufferPointer { results in
+                nonisolated(unsafe) let results = results
+                DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
+                    results[k] = chunks[k].map { store.bands(ofPart: $0) }
+                }
+            }
+            for chunk in results { for part in chunk { appendBands(part) } }
         }
+        for part in missing { appendRaster(ofPart: part) }
     }
 
-    /// Computes and appends the bands of part `part` (its rings and positions must already be stored).
-    mutating func appendBands(ofPart part: Int) {
+    /// Parts in a chunk of a bulk band computation.
+    static let partsPerChunk = 50_000
+
+    /// A part's header and, for a large part, its band lists, before they are appended to the store.
+    struct PartBands {
+        var header: PartHeader
+        var lists: [[UInt32]]
+    }
+
+    /// Appends a part's bands: its header (which for a large part learns where its lists start) and lists.
+    mutating func appendBands(_ part: PartBands) {
+        var header = part.header
+        if !header.isMasked {
+            header.words[0] = UInt32(bandEdgeStart.count)
+            for list in part.lists {
+                bandEdgeStart.append(UInt32(bandEdges.count))
+                bandEdges.append(contentsOf: list)
+            }
+            bandEdgeStart.append(UInt32(bandEdges.count))
+        }
+        partHeaders.append(header)
+    }
+
+    /// Computes the bands of part `part` (its rings and positions must already be stored).
+    func bands(ofPart part: Int) -> PartBands {
         let edgeCount = positions(ofPart: part).count - 1
         var minY = Double.infinity, maxY = -Double.infinity
         forEachVertex(ofPart: part) { _, y in
@@ -76,7 +117,6 @@ extension RegionStore {
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
         var header = PartHeader(minY: minY, scale: scale, firstPosition: partFirstStored[part], slot: partSlots[part],
                                 count: UInt32(count), raster: -1)
-        // Collected in locals: mutating `self` inside a closure passed to a method of `self` would copy arrays.
         var masks = SIMD8<UInt64>()
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
         forEachEdge(ofPart: part) { edge, _, y0, _, y1 in
@@ -95,15 +135,8 @@ extension RegionStore {
                     header.words[2 * b + 1] = UInt32(truncatingIfNeeded: masks[b] >> 32)
                 }
             }
-        } else {
-            header.words[0] = UInt32(bandEdgeStart.count)
-            for list in lists {
-                bandEdgeStart.append(UInt32(bandEdges.count))
-                bandEdges.append(contentsOf: list)
-            }
-            bandEdgeStart.append(UInt32(bandEdges.count))
         }
-        partHeaders.append(header)
+        return PartBands(header: header, lists: lists)
     }
 
     /// The band of latitude y, clamped: the same monotonic arithmetic for edges and points, so a point's
