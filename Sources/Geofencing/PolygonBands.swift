@@ -51,9 +51,9 @@ extension RegionStore {
     /// Computes the bands of the parts appended since the last call: the index does this for regions it
     /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice. A bulk
     /// load's are computed on every core: they are a third of the index build.
-    mutating func appendMissingBands() {
+    mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
-        let chunkCount = missing.count >= Self.partsPerChunk ? min(8, missing.count / Self.partsPerChunk) : 1
+        let chunkCount = missing.count >= partsPerChunk ? min(8, missing.count / partsPerChunk) : 1
         if chunkCount == 1 {
             for part in missing { appendBands(bands(ofPart: part)) }
         } else {
