@@ -189,28 +189,31 @@ extension JSONLineWriter {
 
     /// One `geowake fixes` line.
     public mutating func fixLine(_ fix: Fix) {
-        let formatted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
-            var formatter = FixLineFormatter(buffer.baseAddress!)
-            formatter.line(fix, &fixDates)
-            guard formatter.isExact else { return false }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
-            return true
-        }
-        if formatted {
-            needsComma = false
-        } else {
-            beginObject()
-            fixFields(fix)
-            endLine()
+        line(shortcut: { $0.line(fix, &$1) }) {
+            $0.fixFields(fix)
         }
     }
 
     /// One `geowake replay` line for a region event:
     /// `{"event":"enter","region":"id","time":…,"lat":…,"lon":…}`, plus `"crossed":true` for a crossing.
     public mutating func regionEventLine(_ event: RegionEvent) {
+        line(shortcut: { $0.regionEventLine(event, &$1) }) { writer in
+            writer.field("event", event.kind.name)
+            writer.field("region", event.regionID)
+            if let time = event.fix.time { writer.field("time", time) }
+            writer.field("lat", event.fix.coordinate.latitude, decimals: 9)
+            writer.field("lon", event.fix.coordinate.longitude, decimals: 9)
+            if event.crossed { writer.field("crossed", true) }
+        }
+    }
+
+    /// A line formatted by `FixLineFormatter` when it can, else field by field: the same bytes either way.
+    @inline(__always)
+    private mutating func line(shortcut: (inout FixLineFormatter, inout FixLineFormatter.DateCache) -> Void,
+                               fields: (inout JSONLineWriter) -> Void) {
         let formatted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixLineFormatter.capacity) { buffer in
             var formatter = FixLineFormatter(buffer.baseAddress!)
-            formatter.regionEventLine(event, &fixDates)
+            shortcut(&formatter, &fixDates)
             guard formatter.isExact else { return false }
             bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: formatter.count))
             return true
@@ -219,12 +222,7 @@ extension JSONLineWriter {
             needsComma = false
         } else {
             beginObject()
-            field("event", event.kind.name)
-            field("region", event.regionID)
-            if let time = event.fix.time { field("time", time) }
-            field("lat", event.fix.coordinate.latitude, decimals: 9)
-            field("lon", event.fix.coordinate.longitude, decimals: 9)
-            if event.crossed { field("crossed", true) }
+            fields(&self)
             endLine()
         }
     }
