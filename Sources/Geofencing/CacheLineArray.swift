@@ -30,15 +30,8 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
 
     init() {}
 
-    init(repeating element: Element, count: Int) {
-        storage = Storage(capacity: count)
-        storage.elements.initialize(repeating: element, count: count)
-        storage.count = count
-    }
-
     var count: Int { storage.count }
     var capacity: Int { storage.capacity }
-    var isEmpty: Bool { storage.count == 0 }
 
     subscript(index: Int) -> Element {
         @inline(__always) get {
@@ -60,6 +53,12 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
         }
         (storage.elements + storage.count).initialize(to: element)
         storage.count += 1
+    }
+
+    mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= storage.count, "can't remove more elements than the array holds")
+        makeUnique(capacity: storage.capacity)
+        storage.count -= k
     }
 
     mutating func removeAll() { storage = Storage(capacity: 0) }

@@ -1,13 +1,6 @@
 extension RegionIndex: RegionQuerying {
     public func forEachRegion(within distance: Double, of point: Coordinate, _ body: (RegionHandle) -> Void) {
-        guard let (x, y) = Self.normalized(point), distance.isFinite else { return }
-        let reach = max(0, distance)
-        for slot in candidates(around: x, y, reach) {
-            let inside = store.contains(slot: Int(slot), longitude: x, latitude: y)
-            if inside || store.boundaryDistance(slot: Int(slot), longitude: x, latitude: y) <= reach * 1.001 + 0.001 {
-                body(RegionHandle(rawValue: slot))
-            }
-        }
+        forEachRegionMeasured(within: distance, of: point) { handle, _ in body(handle) }
     }
 
     /// The regions within `distance` of the point, each with its signed distance (negative inside): the
@@ -19,7 +12,7 @@ extension RegionIndex: RegionQuerying {
             let inside = store.contains(slot: Int(slot), longitude: x, latitude: y)
             let d = store.boundaryDistance(slot: Int(slot), longitude: x, latitude: y)
             if inside || d <= reach * 1.001 + 0.001 {
-                body(RegionHandle(rawValue: slot), !d.isFinite ? .infinity : inside ? -d : max(d, .leastNonzeroMagnitude))
+                body(RegionHandle(rawValue: slot), Self.signed(d, inside: inside))
             }
         }
     }
@@ -39,10 +32,16 @@ extension RegionIndex: RegionQuerying {
     public func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double {
         guard Int(region.rawValue) < store.slotCount, let (x, y) = Self.normalized(point) else { return .infinity }
         let slot = Int(region.rawValue)
-        let d = store.boundaryDistance(slot: slot, longitude: x, latitude: y)
-        guard d.isFinite else { return .infinity }
-        // The sign comes from `contains` itself, so the two never disagree, even on the boundary.
-        return store.contains(slot: slot, longitude: x, latitude: y) ? -d : max(d, .leastNonzeroMagnitude)
+        return Self.signed(store.boundaryDistance(slot: slot, longitude: x, latitude: y),
+                           inside: store.contains(slot: slot, longitude: x, latitude: y))
+    }
+
+    /// A boundary distance signed by containment: the sign comes from `contains` itself, so the two never
+    /// disagree, even on the boundary.
+    @inline(__always)
+    static func signed(_ distance: Double, inside: Bool) -> Double {
+        guard distance.isFinite else { return .infinity }
+        return inside ? -distance : max(distance, .leastNonzeroMagnitude)
     }
 
     public func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool {

@@ -75,9 +75,8 @@ extension RegionStore {
         // The copies, in old order.
         let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition)
         let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition)
-        var newCircles = CacheLineArray(repeating: Circle(longitude: 0, latitude: 0, radius: 0, metresPerDegreeLatitude: 0,
-                                                          metresPerDegreeLongitude: 0, surelyInside2: 0, surelyOutside2: 0, slot: 0),
-                                        count: Int(circleCount))
+        var newCircles = circles
+        newCircles.removeLast(circles.count - Int(circleCount))
         for old in 0..<circles.count where newCircleOf[old] != none { newCircles[Int(newCircleOf[old])] = circles[old] }
 
         circles = newCircles

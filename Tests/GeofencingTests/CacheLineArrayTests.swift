@@ -22,5 +22,8 @@ import Testing
         #expect(a[7].slot == 7 && b[7].slot == 1000 && a.count == 100 && b.count == 101)
         b.shrinkToFit()
         #expect(b.capacity == 101 && b[100].minY == 0 && b[99].slot == 99)
+        var c = b
+        c.removeLast(2)
+        #expect(c.count == 99 && b.count == 101 && c[98].slot == 98)
     }
 }

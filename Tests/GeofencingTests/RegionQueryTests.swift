@@ -49,6 +49,18 @@ import Testing
         }
     }
 
+    /// The monitor takes each region's signed distance from the within-distance query instead of asking again.
+    @Test func measuredWithinDistanceGivesEachRegionsSignedDistance() {
+        var reported = 0
+        for p in Self.points(2000, seed: 59) {
+            Self.index.forEachRegionMeasured(within: 200, of: p) { h, d in
+                reported += 1
+                #expect(d == Self.index.signedDistance(from: p, to: h), "\(Self.index.attributes(of: h).id) at \(p)")
+            }
+        }
+        #expect(reported > 500)
+    }
+
     @Test func signedDistanceIsMetresToTheBoundary() throws {
         let index = try RegionIndex(regions: [
             Region.circle(id: "c", latitude: 52.5, longitude: 13.4, radius: 100),
