@@ -55,6 +55,11 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
         storage.count += 1
     }
 
+    /// Makes room for `capacity` elements, so that appends up to it copy nothing.
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity > storage.capacity { makeUnique(capacity: capacity) }
+    }
+
     mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= storage.count, "can't remove more elements than the array holds")
         makeUnique(capacity: storage.capacity)

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A static packed Hilbert R-tree, as in flatbush: items sorted by the Hilbert value of their box centres,
 /// packed into nodes of 16 children, parents built level by level, leaves first, root last.
 /// Unlike flatbush, the 16 siblings of a group are stored column-wise (16 minX, 16 minY, 16 maxX, 16 maxY)
@@ -51,6 +53,11 @@ struct PackedRTree: Sendable {
         leafGroups = (n + 15) / 16
         for (position, key) in keys.enumerated() {
             let i = Int(key & 0xFFFF_FFFF)
+            // Items come in Hilbert order, their boxes at random: start each read 16 items early.
+            if position + 16 < n {
+                let ahead = 4 * Int(keys[position + 16] & 0xFFFF_FFFF)
+                itemBoxes.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+            }
             setBox(position, Self.floatBelow(itemBoxes[4 * i]), Self.floatBelow(itemBoxes[4 * i + 1]),
                    Self.floatAbove(itemBoxes[4 * i + 2]), Self.floatAbove(itemBoxes[4 * i + 3]))
             indices[position] = payloads[i]

@@ -53,6 +53,7 @@ extension RegionStore {
     /// load's are computed on every core: they are a third of the index build.
     mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
+        if missing.count >= partsPerChunk { partHeaders.reserveCapacity(partHeaders.count + missing.count) }
         let chunkCount = missing.count >= partsPerChunk ? min(8, missing.count / partsPerChunk) : 1
         if chunkCount == 1 {
             for part in missing { appendBands(bands(ofPart: part)) }

@@ -1,4 +1,5 @@
 import CPrefetch
+import Dispatch
 
 extension RegionStore {
     /// Rewrites circles and polygons in the given slot order (the index's Hilbert order), dropping the
@@ -99,16 +100,21 @@ extension RegionStore {
     }
 
     /// The vertices of one storage (`source`: doubles or fixed point), each old part's at its
-    /// `destination` (a stored position; -1 for parts dropped).
+    /// `destination` (a stored position; -1 for parts dropped). Halves of the parts are copied on two
+    /// cores: their destinations do not overlap.
     private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int) -> [T] {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
             source.withUnsafeBufferPointer { source in
-                for part in 0..<destination.count where destination[part] >= 0
-                    && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
-                    let from = Int(partFirstStored[part]) & Self.storedIndexMask
-                    let to = destination[part] & Self.storedIndexMask
-                    (target.baseAddress! + 2 * to).initialize(from: source.baseAddress! + 2 * from,
-                                                              count: 2 * positions(ofPart: part).count)
+                nonisolated(unsafe) let (source, target) = (source, target)
+                let halves = destination.count >= 2 * Self.partsPerChunk ? 2 : 1
+                DispatchQueue.concurrentPerform(iterations: halves) { half in
+                    for part in destination.count * half / halves..<destination.count * (half + 1) / halves
+                    where destination[part] >= 0 && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
+                        let from = Int(partFirstStored[part]) & Self.storedIndexMask
+                        let to = destination[part] & Self.storedIndexMask
+                        (target.baseAddress! + 2 * to).initialize(from: source.baseAddress! + 2 * from,
+                                                                  count: 2 * positions(ofPart: part).count)
+                    }
                 }
             }
             initialized = 2 * count
