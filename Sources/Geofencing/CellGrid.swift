@@ -1,34 +1,56 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPrefetch
+import Dispatch
 
 /// A uniform grid over item boxes, for point queries: the cell holding a point lists, contiguously, every
 /// item whose box meets the cell, each with the part of its box inside the cell quantized to 1/256 of the
 /// cell per axis (4 bytes, rounded outwards). A point query reads one cell's bounds and scans one short
 /// run of bytes instead of walking a tree from its root, whose node reads at a million regions are cache
-/// misses of their own; the quantized boxes leave the exact tests only the items whose box holds the point
-/// (give or take 1/256 of a cell). Cells are as small as `bytesPerItem` allows: smaller cells mean
-/// shorter scans but more entries, as an item is listed in every cell its box meets.
+/// misses of their own; the quantized boxes leave only the items whose box holds the point (give or take
+/// 1/256 of a cell). Each entry also carries its item's `SubcellRaster` over that box, so most of those
+/// are answered by the grid alone: inside (the entry's tag is then the region's slot), outside, or to be
+/// tested exactly. Cells are as small as `bytesPerItem` allows: smaller cells mean shorter scans and finer
+/// rasters but more entries, as an item is listed in every cell its box meets.
 struct CellGrid: Sendable {
-    /// Memory allowance per item: 8 bytes per entry, 4 per cell.
-    static let bytesPerItem = 16
+    /// Memory allowance per item: `bytesPerEntry` per entry, 4 per cell. 80 bytes make cells small enough
+    /// for the rasters to decide three candidates in four at a million regions; the whole index then takes
+    /// 276 bytes per region there, within the budget of 150 per region and 16 per vertex (318).
+    static let bytesPerItem = 80
+    static let bytesPerEntry = 4 + MemoryLayout<CellEntry>.stride
     /// Items whose entry counts estimate a cell size's cost.
     static let sampleSize = 20_000
 
-    private var minX = 0.0, minY = 0.0, maxX = -1.0, maxY = -1.0
+    private(set) var minX = 0.0, minY = 0.0, maxX = -1.0, maxY = -1.0
     /// Sub-cells (1/256 of a cell) per degree.
-    private var scaleX = 0.0, scaleY = 0.0
-    private var columns = 0, rows = 0
+    private(set) var scaleX = 0.0, scaleY = 0.0
+    private(set) var columns = 0, rows = 0
     /// Entries of cell k are `cellStart[k]..<cellStart[k + 1]`.
-    private var cellStart: [UInt32] = []
+    private(set) var cellStart: [UInt32] = []
     /// Per entry, the item's box within the cell in sub-cells: lowX | highX << 8 | lowY << 16 | highY << 24.
-    private var entryBoxes: [UInt32] = []
-    private var entryPayloads: [UInt32] = []
+    private(set) var entryBoxes: [UInt32] = []
+    var entries: [CellEntry] = []
+
+    /// What an entry holds besides its box, read only for entries whose box holds the point.
+    struct CellEntry {
+        var raster: SubcellRaster
+        var payload: UInt32
+        var tag: UInt32
+    }
 
     init() {}
 
-    /// Builds over item boxes (4 doubles each) and their payloads.
+    /// Builds over item boxes (4 doubles each), their payloads and tags, with every raster undecided.
     init(boxes: [Double], payloads: [UInt32]) {
+        self.init(boxes: boxes, payloads: payloads, tags: payloads) { _, _, rasters in
+            for k in rasters.indices { rasters[k] = .undecided }
+        }
+    }
+
+    /// Builds over item boxes (4 doubles each), their payloads and tags; `classify` gives the rasters of
+    /// a payload's item over frames (see `Classifier`).
+    init(boxes: [Double], payloads: [UInt32], tags: [UInt32], classify: Classifier) {
         let n = payloads.count
         guard n > 0 else { return }
         for i in 0..<n {
@@ -38,47 +60,62 @@ struct CellGrid: Sendable {
             if i == 0 || boxes[4 * i + 3] > maxY { maxY = boxes[4 * i + 3] }
         }
         chooseCells(boxes, n)
-        // A counting sort of (item, cell) pairs by cell: count, sum, then place with a cursor per cell.
-        let columns = self.columns
-        var cursor = [UInt32](repeating: 0, count: columns * rows + 1)
-        cursor.withUnsafeMutableBufferPointer { count in
-            forEachSpan(boxes) { _, g0x, g1x, g0y, g1y in
-                for r in (g0y >> 8)...(g1y >> 8) {
-                    for c in (g0x >> 8)...(g1x >> 8) { count[r * columns + c + 1] += 1 }
+        // A counting sort of (item, cell) pairs by cell, on every core: each chunk of items counts its
+        // pairs per cell; the counts become each chunk's first place in each cell; each chunk places its
+        // pairs from there and classifies them (an item's geometry is prepared once for all its entries).
+        // A cell's entries come in item order, as one pass would place them.
+        let columns = self.columns, cellCount = columns * rows, grid = self
+        let chunkCount = max(1, min(4, n / Self.itemsPerChunk))
+        let chunks: [Range<Int>] = (0..<chunkCount).map { k in n * k / chunkCount..<n * (k + 1) / chunkCount }
+        // Chunk k's counts, then its places, are `cursors[k * cellCount..<(k + 1) * cellCount]`.
+        var cursors = [UInt32](repeating: 0, count: chunks.count * cellCount)
+        var cellStart = [UInt32](repeating: 0, count: cellCount + 1)
+        let total = cursors.withUnsafeMutableBufferPointer { cursors in
+            nonisolated(unsafe) let cursors = cursors
+            DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+                let count = cursors.baseAddress! + k * cellCount
+                grid.forEachSpan(boxes, chunks[k]) { _, g0x, g1x, g0y, g1y in
+                    for r in (g0y >> 8)...(g1y >> 8) {
+                        for c in (g0x >> 8)...(g1x >> 8) { count[r * columns + c] += 1 }
+                    }
                 }
             }
-            for k in 0..<(count.count - 1) { count[k + 1] += count[k] }
+            var placed: UInt32 = 0
+            for c in 0..<cellCount {
+                cellStart[c] = placed
+                for k in chunks.indices {
+                    let count = cursors[k * cellCount + c]
+                    cursors[k * cellCount + c] = placed
+                    placed += count
+                }
+            }
+            cellStart[cellCount] = placed
+            return Int(placed)
         }
-        cellStart = cursor
-        let total = Int(cursor[cursor.count - 1])
-        var entryBoxes = [UInt32](repeating: 0, count: total + 15), entryPayloads = [UInt32](repeating: 0, count: total)
-        cursor.withUnsafeMutableBufferPointer { cursor in
+        self.cellStart = cellStart
+        var entryBoxes = [UInt32](repeating: 0, count: total + 15)
+        // Every entry is initialized where it is placed.
+        var entries = [CellEntry](unsafeUninitializedCapacity: total) { _, count in count = total }
+        cursors.withUnsafeMutableBufferPointer { cursors in
             entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
-                entryPayloads.withUnsafeMutableBufferPointer { entryPayloads in
-                    forEachSpan(boxes) { i, g0x, g1x, g0y, g1y in
-                        for r in (g0y >> 8)...(g1y >> 8) {
-                            let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
-                            for c in (g0x >> 8)...(g1x >> 8) {
-                                let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
-                                let e = Int(cursor[r * columns + c])
-                                cursor[r * columns + c] += 1
-                                entryBoxes[e] = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
-                                entryPayloads[e] = payloads[i]
-                            }
-                        }
+                entries.withUnsafeMutableBufferPointer { entries in
+                    nonisolated(unsafe) let (cursors, entryBoxes, entries) = (cursors, entryBoxes, entries)
+                    DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+                        let cursor = UnsafeMutableBufferPointer(rebasing: cursors[k * cellCount..<(k + 1) * cellCount])
+                        grid.place(boxes, chunks[k], payloads, tags, cursor, entryBoxes, entries, classify)
                     }
                 }
             }
         }
         self.entryBoxes = entryBoxes
-        self.entryPayloads = entryPayloads
+        self.entries = entries
     }
 
-    /// Calls `body` with each item's number and its first and last sub-cell column and row.
+    /// Calls `body` with the number of each item of `items` and its first and last sub-cell column and row.
     @inline(__always)
-    private func forEachSpan(_ boxes: [Double], _ body: (Int, Int, Int, Int, Int) -> Void) {
+    func forEachSpan(_ boxes: [Double], _ items: Range<Int>, _ body: (Int, Int, Int, Int, Int) -> Void) {
         boxes.withUnsafeBufferPointer { b in
-            for i in 0..<(b.count / 4) {
+            for i in items {
                 body(i, subColumn(b[4 * i]), subColumn(b[4 * i + 2]), subRow(b[4 * i + 1]), subRow(b[4 * i + 3]))
             }
         }
@@ -104,7 +141,7 @@ struct CellGrid: Sendable {
                 entries += ((subColumn(boxes[4 * i + 2]) >> 8) - (subColumn(boxes[4 * i]) >> 8) + 1)
                     * ((subRow(boxes[4 * i + 3]) >> 8) - (subRow(boxes[4 * i + 1]) >> 8) + 1)
             }
-            guard 8 * Double(entries * stride) + 4 * cells <= allowance else { break }
+            guard Double(Self.bytesPerEntry * entries * stride) + 4 * cells <= allowance else { break }
             size = smaller
         }
         setCells(size: size, stretch: stretch)
@@ -119,22 +156,28 @@ struct CellGrid: Sendable {
 
     /// The sub-cell column of longitude x: monotonic in x, so an item's span always holds its points'.
     @inline(__always)
-    private func subColumn(_ x: Double) -> Int { min(max(0, Int((x - minX) * scaleX)), 256 * columns - 1) }
+    func subColumn(_ x: Double) -> Int { min(max(0, Int((x - minX) * scaleX)), 256 * columns - 1) }
 
     @inline(__always)
-    private func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
+    func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
 
-    /// Calls `body` with the payload of every item whose box (widened by at most 1/256 of a cell) holds the point.
+    /// For every item whose box (widened by at most 1/256 of a cell) holds the point: calls `inside` with
+    /// its tag if its raster puts the point inside, `undecided` with its payload if the raster cannot tell,
+    /// and neither if it puts the point outside.
     @inline(__always)
-    func forEach(x: Double, y: Double, _ body: (UInt32) -> Void) {
+    func forEach(x: Double, y: Double, inside: (_ tag: UInt32) -> Void, undecided: (_ payload: UInt32) -> Void) {
         guard x >= minX && x <= maxX && y >= minY && y <= maxY else { return }
         let gx = subColumn(x), gy = subRow(y)
         let cell = (gy >> 8) * columns + (gx >> 8)
         let start = cellStart[cell], end = Int(cellStart[cell + 1])
-        let px = SIMD16<UInt32>(repeating: UInt32(gx & 255)), py = SIMD16<UInt32>(repeating: UInt32(gy & 255))
+        let sx = gx & 255, sy = gy & 255
+        // The point within its cell in sub-cells, unrounded, for the rasters.
+        let fx = (x - minX) * scaleX - Double(gx & ~255), fy = (y - minY) * scaleY - Double(gy & ~255)
+        let px = SIMD16<UInt32>(repeating: UInt32(sx)), py = SIMD16<UInt32>(repeating: UInt32(sy))
         let byte = SIMD16<UInt32>(repeating: 255)
         entryBoxes.withUnsafeBufferPointer { boxes in
-            entryPayloads.withUnsafeBufferPointer { payloads in
+            entries.withUnsafeBufferPointer { entries in
+                Self.prefetch(entries, Int(start)..<end)
                 var e = Int(start)
                 while e < end {
                     // 16 entries at a time; `entryBoxes` is padded so that the last load stays inside it.
@@ -145,8 +188,17 @@ struct CellGrid: Sendable {
                     var lanes = SIMD16<UInt32>(repeating: 0).replacing(with: Self.laneBits, where: hit).wrappedSum()
                     if end - e < 16 { lanes &= (1 << UInt32(end - e)) - 1 }
                     while lanes != 0 {
-                        body(payloads[e + lanes.trailingZeroBitCount])
+                        let k = e + lanes.trailingZeroBitCount
                         lanes &= lanes - 1
+                        let box = Int(boxes[k]), lowX = box & 255, lowY = box >> 16 & 255
+                        let column = Self.subcell(fx - Double(lowX), span: (box >> 8 & 255) - lowX)
+                        let row = Self.subcell(fy - Double(lowY), span: (box >> 24) - lowY)
+                        let entry = entries[k]
+                        switch entry.raster.verdict(column: column, row: row) {
+                        case .inside: inside(entry.tag)
+                        case .undecided: undecided(entry.payload)
+                        case .outside: break
+                        }
                     }
                     e += 16
                 }
@@ -154,7 +206,21 @@ struct CellGrid: Sendable {
         }
     }
 
+    /// Starts loading the first `prefetchedEntryLines` cache lines of a cell's entries, which are read
+    /// only after its boxes.
+    @inline(__always)
+    private static func prefetch(_ entries: UnsafeBufferPointer<CellEntry>, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let first = UInt(bitPattern: entries.baseAddress! + range.lowerBound) & ~63
+        let end = min(UInt(bitPattern: entries.baseAddress! + range.upperBound), first + 64 * UInt(Self.prefetchedEntryLines))
+        for line in stride(from: first, to: end, by: 64) { CPrefetch.prefetch(UnsafeRawPointer(bitPattern: line)) }
+    }
+
+    static let prefetchedEntryLines = 4
+
     private static let laneBits = SIMD16<UInt32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 
-    var memoryFootprint: Int { (cellStart.capacity + entryBoxes.capacity + entryPayloads.capacity) * 4 }
+    var memoryFootprint: Int {
+        (cellStart.capacity + entryBoxes.capacity) * 4 + entries.capacity * MemoryLayout<CellEntry>.stride
+    }
 }

@@ -1,4 +1,5 @@
 import CPrefetch
+import Dispatch
 
 /// A static packed Hilbert R-tree, as in flatbush: items sorted by the Hilbert value of their box centres,
 /// packed into nodes of 16 children, parents built level by level, leaves first, root last.
@@ -32,14 +33,19 @@ struct PackedRTree: Sendable {
             maxX = max(maxX, itemBoxes[4 * i + 2]); maxY = max(maxY, itemBoxes[4 * i + 3])
         }
         // Hilbert value in the high half, item number in the low half: one integer sort orders the items.
-        let width = maxX - minX, height = maxY - minY
+        let width = maxX - minX, height = maxY - minY, left = minX, bottom = minY
         let hilbertMax = Double((1 << 16) - 1)
         var keys = [UInt64](repeating: 0, count: n)
-        for i in 0..<n {
-            let cx = (itemBoxes[4 * i] + itemBoxes[4 * i + 2]) / 2, cy = (itemBoxes[4 * i + 1] + itemBoxes[4 * i + 3]) / 2
-            let x = width > 0 ? UInt32(hilbertMax * (cx - minX) / width) : 0
-            let y = height > 0 ? UInt32(hilbertMax * (cy - minY) / height) : 0
-            keys[i] = UInt64(Self.hilbert(x, y)) << 32 | UInt64(i)
+        keys.withUnsafeMutableBufferPointer { keys in
+            nonisolated(unsafe) let keys = keys
+            Self.inChunks(n) { range in
+                for i in range {
+                    let cx = (itemBoxes[4 * i] + itemBoxes[4 * i + 2]) / 2, cy = (itemBoxes[4 * i + 1] + itemBoxes[4 * i + 3]) / 2
+                    let x = width > 0 ? UInt32(hilbertMax * (cx - left) / width) : 0
+                    let y = height > 0 ? UInt32(hilbertMax * (cy - bottom) / height) : 0
+                    keys[i] = UInt64(Self.hilbert(x, y)) << 32 | UInt64(i)
+                }
+            }
         }
         Self.sortByHighHalf(&keys)
 
@@ -51,16 +57,26 @@ struct PackedRTree: Sendable {
         boxes = [Float](repeating: 0, count: 64 * groups)
         indices = [UInt32](repeating: 0, count: 16 * groups)
         leafGroups = (n + 15) / 16
-        for (position, key) in keys.enumerated() {
-            let i = Int(key & 0xFFFF_FFFF)
-            // Items come in Hilbert order, their boxes at random: start each read 16 items early.
-            if position + 16 < n {
-                let ahead = 4 * Int(keys[position + 16] & 0xFFFF_FFFF)
-                itemBoxes.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+        boxes.withUnsafeMutableBufferPointer { boxes in
+            indices.withUnsafeMutableBufferPointer { indices in
+                itemBoxes.withUnsafeBufferPointer { itemBoxes in
+                    nonisolated(unsafe) let (boxes, indices, itemBoxes) = (boxes, indices, itemBoxes)
+                    let keys = keys
+                    Self.inChunks(n) { range in
+                        for position in range {
+                            let i = Int(keys[position] & 0xFFFF_FFFF)
+                            // Items come in Hilbert order, their boxes at random: start each read 16 items early.
+                            if position + 16 < n { prefetch(itemBoxes.baseAddress! + 4 * Int(keys[position + 16] & 0xFFFF_FFFF)) }
+                            let base = 64 * (position >> 4) + (position & 15)
+                            boxes[base] = Self.floatBelow(itemBoxes[4 * i])
+                            boxes[base + 16] = Self.floatBelow(itemBoxes[4 * i + 1])
+                            boxes[base + 32] = Self.floatAbove(itemBoxes[4 * i + 2])
+                            boxes[base + 48] = Self.floatAbove(itemBoxes[4 * i + 3])
+                            indices[position] = payloads[i]
+                        }
+                    }
+                }
             }
-            setBox(position, Self.floatBelow(itemBoxes[4 * i]), Self.floatBelow(itemBoxes[4 * i + 1]),
-                   Self.floatAbove(itemBoxes[4 * i + 2]), Self.floatAbove(itemBoxes[4 * i + 3]))
-            indices[position] = payloads[i]
         }
         // Parents bottom-up: node k of a level covers group k of the level below.
         var childGroup = 0, childGroups = leafGroups, nodes = n
@@ -93,6 +109,15 @@ struct PackedRTree: Sendable {
         boxes[base + 16] = minY
         boxes[base + 32] = maxX
         boxes[base + 48] = maxY
+    }
+
+    /// Items per chunk when a build step runs on every core.
+    static let itemsPerChunk = 100_000
+
+    /// Calls `body` with consecutive ranges covering 0..<n, on every core when n is large.
+    static func inChunks(_ n: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let chunks = max(1, min(8, n / itemsPerChunk))
+        DispatchQueue.concurrentPerform(iterations: chunks) { k in body(n * k / chunks..<n * (k + 1) / chunks) }
     }
 
     @inline(__always)

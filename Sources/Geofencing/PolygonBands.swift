@@ -32,9 +32,11 @@ extension PartHeader {
 
     /// The edges of a small part's band holding latitude y.
     @inline(__always)
-    func mask(y: Double) -> UInt64 {
-        let band = RegionStore.band(y, minY, scale, Int(count))
-        return count == 8 ? UInt64(words[band]) : UInt64(words[2 * band]) | UInt64(words[2 * band + 1]) << 32
+    func mask(y: Double) -> UInt64 { mask(band: RegionStore.band(y, minY, scale, Int(count))) }
+
+    @inline(__always)
+    func mask(band: Int) -> UInt64 {
+        count == 8 ? UInt64(words[band]) : UInt64(words[2 * band]) | UInt64(words[2 * band + 1]) << 32
     }
 
     /// A large part's first band in `bandEdgeStart`.

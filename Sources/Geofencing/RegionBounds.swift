@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Longitude/latitude boxes that certainly contain a region or a query disc. A box never crosses the
 /// antimeridian: one that would is split in two, and one that reaches a pole covers every longitude.
 struct GeoBox: Equatable {
@@ -59,5 +61,33 @@ extension RegionStore {
                 body(box, part - firstPart)
             }
         }
+    }
+}
+
+extension RegionStore {
+    /// Slots per chunk when the index items are listed on every core.
+    static let slotsPerChunk = 100_000
+
+    /// The boxes of every live geographic slot (4 doubles each) in slot order, with the slot and part of
+    /// each: the items of an index build. Listed in chunks of slots on every core, then joined in order.
+    func indexItems() -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
+        let chunkCount = max(1, min(8, slotCount / Self.slotsPerChunk)), store = self
+        nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: chunkCount)
+        chunks.withUnsafeMutableBufferPointer { chunks in
+            nonisolated(unsafe) let chunks = chunks
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
+                var boxes: [Double] = [], slots: [UInt32] = [], parts: [UInt32] = []
+                for slot in store.slotCount * k / chunkCount..<store.slotCount * (k + 1) / chunkCount {
+                    store.boxes(ofSlot: slot) { box, part in
+                        box.appending(to: &boxes)
+                        slots.append(UInt32(slot))
+                        parts.append(UInt32(part))
+                    }
+                }
+                chunks[k] = (boxes, slots, parts)
+            }
+        }
+        if chunkCount == 1 { return chunks[0] }
+        return (chunks.flatMap(\.boxes), chunks.flatMap(\.slots), chunks.flatMap(\.parts))
     }
 }

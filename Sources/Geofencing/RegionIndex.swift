@@ -68,6 +68,13 @@ public struct RegionIndex: Sendable {
     /// Removes a region; unknown or already removed handles are ignored.
     public mutating func remove(_ handle: RegionHandle) {
         guard Int(handle.rawValue) < store.slotCount, store.kind(handle) != .removed else { return }
+        var shapes: [(GeoBox, UInt32)] = []
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
+            shapes.append((box, store.shapeReference(ofSlot: handle.rawValue, part: part)))
+        }
+        for (box, shape) in shapes {
+            grid.forgetVerdicts(payload: shape, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
+        }
         store.remove(handle.rawValue)
         removedSinceBuild += 1
         if removedSinceBuild > max(1024, store.liveCount / 8) { rebuild() }
@@ -81,22 +88,18 @@ public struct RegionIndex: Sendable {
 
     /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
     private mutating func rebuild() {
-        var boxes: [Double] = [], itemSlots: [UInt32] = [], itemParts: [UInt32] = []
-        boxes.reserveCapacity(4 * store.liveCount)
-        itemSlots.reserveCapacity(store.liveCount)
-        itemParts.reserveCapacity(store.liveCount)
-        for slot in 0..<store.slotCount {
-            store.boxes(ofSlot: slot) { box, part in
-                box.appending(to: &boxes)
-                itemSlots.append(UInt32(slot))
-                itemParts.append(UInt32(part))
-            }
-        }
+        let (boxes, itemSlots, itemParts) = store.indexItems()
         tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
-        store.reorderShapes(gather(itemSlots, at: tree.leafPayloads))
+        let order = tree.leafPayloads
+        store.reorderShapes(gather(itemSlots, at: order))
         let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])) }
         tree.mapLeafPayloads { shapes[Int($0)] }
-        grid = CellGrid(boxes: boxes, payloads: shapes)
+        // The grid takes the items in the tree's order, the order of the shapes in the store: its build
+        // then reads the shapes' records and fills its cells in runs instead of at random.
+        grid = CellGrid(boxes: gatherBoxes(boxes, at: order), payloads: gather(shapes, at: order),
+                        tags: gather(itemSlots, at: order)) { [store] shape, frames, rasters in
+            store.subcellRasters(shape: shape, frames: frames, into: rasters)
+        }
         addedBoxes = []
         addedShapes = []
         recent = PackedRTree()
@@ -111,11 +114,13 @@ public struct RegionIndex: Sendable {
         forEachAddedCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
     }
 
-    /// The same for a point, from the grid instead of the main tree.
+    /// The same for a point, from the grid instead of the main tree: calls `inside` with the slot of each
+    /// region the grid knows to contain the point, and `undecided` with the shape reference of each other
+    /// candidate.
     @inline(__always)
-    func forEachCandidate(x: Double, y: Double, _ body: (UInt32) -> Void) {
-        grid.forEach(x: x, y: y, body)
-        forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, body)
+    func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (UInt32) -> Void) {
+        grid.forEach(x: x, y: y, inside: inside, undecided: undecided)
+        forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, undecided)
     }
 
     @inline(__always)

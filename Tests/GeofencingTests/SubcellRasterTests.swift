@@ -1,0 +1,148 @@
+import Testing
+@testable import Geofencing
+
+/// The grid's rasters may only decide what the exact tests would answer: every point of a sub-rectangle
+/// marked inside (outside) is inside (outside) the shape, by the very code queries run otherwise.
+@Suite struct SubcellRasterTests {
+    @Test func rowsSetAreReadBackPerColumn() {
+        var raster = SubcellRaster()
+        raster.setRow(5, inside: 0b1000_0101, outside: 0b0011_0000)
+        raster.setRow(2, inside: 0b0000_0001, outside: 0)
+        #expect(raster.verdict(column: 0, row: 5) == .inside)
+        #expect(raster.verdict(column: 2, row: 5) == .inside)
+        #expect(raster.verdict(column: 7, row: 5) == .inside)
+        #expect(raster.verdict(column: 4, row: 5) == .outside)
+        #expect(raster.verdict(column: 5, row: 5) == .outside)
+        #expect(raster.verdict(column: 1, row: 5) == .undecided)
+        #expect(raster.verdict(column: 0, row: 2) == .inside)
+        #expect(raster.verdict(column: 0, row: 6) == .undecided)
+        raster.setRow(5, inside: 0, outside: 0)
+        #expect(raster.verdict(column: 0, row: 5) == .undecided)
+    }
+
+    /// Frames of random size and place around a shape's box, as grid cells cut boxes.
+    static func frames(around box: (minX: Double, minY: Double, maxX: Double, maxY: Double), count: Int,
+                       rng: inout SeededGenerator) -> [SubcellFrame] {
+        let w = box.maxX - box.minX, h = box.maxY - box.minY
+        return (0..<count).map { _ in
+            let x0 = box.minX + w * Double.random(in: -0.2...0.9, using: &rng)
+            let y0 = box.minY + h * Double.random(in: -0.2...0.9, using: &rng)
+            return SubcellFrame(x0: x0, y0: y0, width: w * Double.random(in: 0.01...0.2, using: &rng),
+                                height: h * Double.random(in: 0.01...0.2, using: &rng))
+        }
+    }
+
+    /// Checks every decided sub-rectangle on its corners and random points against `contains`; returns
+    /// how many sub-rectangles were decided.
+    static func check(_ raster: SubcellRaster, _ frame: SubcellFrame, rng: inout SeededGenerator,
+                      contains: (Double, Double) -> Bool) -> Int {
+        var decided = 0
+        for row in 0..<8 {
+            for column in 0..<8 {
+                let verdict = raster.verdict(column: column, row: row)
+                guard verdict != .undecided else { continue }
+                decided += 1
+                let x0 = frame.x0 + Double(column) * frame.width, y0 = frame.y0 + Double(row) * frame.height
+                var points = [(x0, y0), (x0 + frame.width, y0), (x0, y0 + frame.height), (x0 + frame.width, y0 + frame.height)]
+                for _ in 0..<6 {
+                    points.append((x0 + frame.width * Double.random(in: 0...1, using: &rng),
+                                   y0 + frame.height * Double.random(in: 0...1, using: &rng)))
+                }
+                for (x, y) in points where contains(x, y) != (verdict == .inside) {
+                    Issue.record("sub-rectangle \(column),\(row) is \(verdict), but \(x),\(y) is not")
+                    return decided
+                }
+            }
+        }
+        return decided
+    }
+
+    @Test func circleVerdictsAgreeWithCircleContainment() throws {
+        var rng = SeededGenerator(seed: 91)
+        let centres = [(13.4, 52.52), (179.9995, -33.0), (-179.9995, 10.0), (0.0, 79.0), (24.0, -79.5)]
+        var decided = 0
+        for (lon, lat) in centres {
+            for radius in [30.0, 240.0, 800.0, 20_000.0] {
+                let circle = RegionStore.circle(longitude: lon, latitude: lat, radius: radius, slot: 0)
+                var box: (Double, Double, Double, Double)?
+                GeoBox.around(longitude: lon, latitude: lat, radius: radius) { b in
+                    if box == nil { box = (b.minX, b.minY, b.maxX, b.maxY) }
+                }
+                for frame in Self.frames(around: try #require(box), count: 40, rng: &rng) {
+                    decided += Self.check(circle.subcellRaster(frame), frame, rng: &rng) { circle.contains(longitude: $0, latitude: $1) }
+                }
+            }
+        }
+        #expect(decided > 5_000)
+    }
+
+    @Test func circlesTheLocalMetricCannotDecideStayUndecided() {
+        let polar = RegionStore.circle(longitude: 10, latitude: 89.5, radius: 5_000, slot: 0)
+        let raster = polar.subcellRaster(SubcellFrame(x0: 9.9, y0: 89.49, width: 0.01, height: 0.001))
+        #expect(raster == .undecided)
+    }
+
+    @Test func polygonVerdictsAgreeWithPartContainment() throws {
+        var rng = SeededGenerator(seed: 92)
+        let regions = TestRegions.city(count: 400, seed: 93).filter {
+            if case .polygon = $0.shape { return true } else { return false }
+        }
+        let index = try RegionIndex(regions: regions)
+        let store = index.store
+        var decided = 0
+        for part in 0..<store.partHeaders.count {
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            store.forEachVertex(ofPart: part) { x, y in
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+            let frames = Self.frames(around: (minX, minY, maxX, maxY), count: 6, rng: &rng)
+            var rasters = [SubcellRaster](repeating: .undecided, count: frames.count)
+            frames.withUnsafeBufferPointer { frames in
+                rasters.withUnsafeMutableBufferPointer { store.subcellRasters(shape: UInt32(part) << 1 | 1, frames: frames, into: $0) }
+            }
+            for (frame, raster) in zip(frames, rasters) {
+                decided += Self.check(raster, frame, rng: &rng) { store.partContains(part, x: $0, y: $1) }
+            }
+        }
+        #expect(decided > 20_000)
+    }
+
+    /// A region the grid decided inside is still reported gone once removed, and found again once re-added.
+    @Test func removedRegionsAreNotReportedFromTheGridsVerdicts() throws {
+        let centre = Coordinate(latitude: 52.52, longitude: 13.40)
+        var rng = SeededGenerator(seed: 94)
+        let star = TestRegions.star(center: centre, radius: 2_000, vertices: 40, rng: &rng)
+        let regions = [Region(id: "circle", shape: .circle(center: centre, radius: 1_500)),
+                       Region(id: "star", shape: .polygon(MultiPolygon(polygons: [[star]])))]
+            + TestRegions.city(count: 3_000, seed: 95)
+        var index = try RegionIndex(regions: regions)
+        let near = Geodesy.destination(from: centre, bearing: 30, distance: 300)
+        let ids = { (index: RegionIndex) in Set(index.regions(containing: near).map { index.store.id($0) }) }
+        #expect(ids(index).isSuperset(of: ["circle", "star"]))
+        index.remove(try #require(index.handle(forID: "circle")))
+        index.remove(try #require(index.handle(forID: "star")))
+        #expect(ids(index).isDisjoint(with: ["circle", "star"]))
+        try index.add(regions[0])
+        #expect(ids(index).contains("circle"))
+    }
+
+    /// More undecided candidates than a query stages: every one is still tested.
+    @Test func pilesOfUndecidedCandidatesAreAllTested() throws {
+        let point = Coordinate(latitude: 48.1, longitude: 11.5)
+        var regions: [Region] = []
+        for k in 0..<150 {
+            // Centres 100 m away in every direction, radii from 99.5 to 100.5 m: the point lies a fraction
+            // of a metre from every boundary, where no raster decides.
+            let centre = Geodesy.destination(from: point, bearing: Double(k) * 2.4, distance: 100)
+            regions.append(Region(id: "c\(k)", shape: .circle(center: centre, radius: 99.5 + Double(k % 11) / 10)))
+        }
+        let index = try RegionIndex(regions: regions)
+        let got = Set(index.regions(containing: point).map { index.store.id($0) })
+        let want = Set(regions.filter { region in
+            guard case let .circle(c, r) = region.shape else { return false }
+            return Geodesy.distance(c, point) <= r
+        }.map(\.id))
+        #expect(want.count > 64)
+        #expect(got == want)
+    }
+}
