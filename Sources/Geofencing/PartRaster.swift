@@ -41,11 +41,7 @@ extension RegionStore {
     mutating func appendRaster(ofPart part: Int) {
         let edgeCount = positions(ofPart: part).count - 1
         guard edgeCount > Self.maskedEdgeLimit else { return }
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        forEachVertex(ofPart: part) { x, y in
-            minX = min(minX, x); maxX = max(maxX, x)
-            minY = min(minY, y); maxY = max(maxY, y)
-        }
+        let box = bounds(ofPart: part), minX = box.minX, minY = box.minY, maxX = box.maxX, maxY = box.maxY
         let width = max(maxX - minX, 1e-9), height = max(maxY - minY, 1e-9)
         let cells = Double(min(4 * edgeCount, 1 << 24))
         let columns = max(1, min(8192, Int((cells * width / height).squareRoot().rounded(.up))))

@@ -102,11 +102,7 @@ extension RegionStore {
     /// Computes the bands of part `part` (its rings and positions must already be stored).
     func bands(ofPart part: Int) -> PartBands {
         let edgeCount = positions(ofPart: part).count - 1
-        var minY = Double.infinity, maxY = -Double.infinity
-        forEachVertex(ofPart: part) { _, y in
-            minY = min(minY, y)
-            maxY = max(maxY, y)
-        }
+        let box = bounds(ofPart: part), minY = box.minY, maxY = box.maxY
         let masked = edgeCount <= Self.maskedEdgeLimit
         var count = edgeCount <= 32 ? 8 : 4
         if !masked {

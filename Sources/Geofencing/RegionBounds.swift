@@ -52,14 +52,7 @@ extension RegionStore {
         case .polygon:
             let p = Int(shapeIndex[slot])
             let firstPart = Int(polygonPartStart[p])
-            for part in firstPart..<Int(polygonPartStart[p + 1]) {
-                var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-                forEachVertex(ofPart: part) { x, y in
-                    box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
-                    box.minY = min(box.minY, y); box.maxY = max(box.maxY, y)
-                }
-                body(box, part - firstPart)
-            }
+            for part in firstPart..<Int(polygonPartStart[p + 1]) { body(bounds(ofPart: part), part - firstPart) }
         }
     }
 }

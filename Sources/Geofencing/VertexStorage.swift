@@ -93,6 +93,29 @@ extension RegionStore {
         }
     }
 
+    /// The part's bounding box. In fixed point, from the extreme integers: `FixedPoint.value` is monotonic,
+    /// so four conversions give what converting every vertex would.
+    func bounds(ofPart part: Int) -> GeoBox {
+        let stored = Int(partFirstStored[part]), count = positions(ofPart: part).count
+        guard stored & Self.doubleStorage == 0 else {
+            var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            forEachVertex(ofPart: part) { x, y in
+                box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
+                box.minY = min(box.minY, y); box.maxY = max(box.maxY, y)
+            }
+            return box
+        }
+        return fixedCoordinates.withUnsafeBufferPointer { xy in
+            var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+            for i in stored..<stored + count {
+                minX = min(minX, xy[2 * i]); maxX = max(maxX, xy[2 * i])
+                minY = min(minY, xy[2 * i + 1]); maxY = max(maxY, xy[2 * i + 1])
+            }
+            return GeoBox(minX: FixedPoint.value(minX), minY: FixedPoint.value(minY),
+                          maxX: FixedPoint.value(maxX), maxY: FixedPoint.value(maxY))
+        }
+    }
+
     /// Calls `body` with every edge of the part (not the jumps between rings): its number (first
     /// position from the part's first) and its ends.
     @inline(__always)
