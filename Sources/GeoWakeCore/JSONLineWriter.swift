@@ -197,14 +197,17 @@ extension JSONLineWriter {
     /// One `geowake replay` line for a region event:
     /// `{"event":"enter","region":"id","time":…,"lat":…,"lon":…}`, plus `"crossed":true` for a crossing.
     public mutating func regionEventLine(_ event: RegionEvent) {
-        line(shortcut: { $0.regionEventLine(event, &$1) }) { writer in
-            writer.field("event", event.kind.name)
-            writer.field("region", event.regionID)
-            if let time = event.fix.time { writer.field("time", time) }
-            writer.field("lat", event.fix.coordinate.latitude, decimals: 9)
-            writer.field("lon", event.fix.coordinate.longitude, decimals: 9)
-            if event.crossed { writer.field("crossed", true) }
-        }
+        line(shortcut: { $0.regionEventLine(event, &$1) }) { $0.regionEventFields(event) }
+    }
+
+    /// The region event keys, field by field: event, region, time (when known), lat, lon, crossed.
+    mutating func regionEventFields(_ event: RegionEvent) {
+        field("event", event.kind.name)
+        field("region", event.regionID)
+        if let time = event.fix.time { field("time", time) }
+        field("lat", event.fix.coordinate.latitude, decimals: 9)
+        field("lon", event.fix.coordinate.longitude, decimals: 9)
+        if event.crossed { field("crossed", true) }
     }
 
     /// A line formatted by `FixLineFormatter` when it can, else field by field: the same bytes either way.

@@ -96,7 +96,7 @@ public struct RegionIndex: Sendable {
         tree.mapLeafPayloads { shapes[Int($0)] }
         // The grid takes the items in the tree's order, the order of the shapes in the store: its build
         // then reads the shapes' records and fills its cells in runs instead of at random.
-        grid = CellGrid(boxes: gatherBoxes(boxes, at: order), payloads: gather(shapes, at: order),
+        grid = CellGrid(boxes: gather(boxes, at: order, width: 4), payloads: gather(shapes, at: order),
                         tags: gather(itemSlots, at: order)) { [store] shape, frames, rasters in
             store.subcellRasters(shape: shape, frames: frames, into: rasters)
         }

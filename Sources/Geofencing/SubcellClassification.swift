@@ -6,12 +6,12 @@ extension RegionStore {
     func subcellRasters(shape reference: UInt32, frames: UnsafeBufferPointer<SubcellFrame>,
                         into rasters: UnsafeMutableBufferPointer<SubcellRaster>) {
         let index = Int(reference >> 1)
-        for k in frames.indices { rasters[k] = .undecided }
         if reference & 1 == 0 {
             let circle = circles[index]
             for k in frames.indices { rasters[k] = circle.subcellRaster(frames[k]) }
             return
         }
+        for k in frames.indices { rasters[k] = .undecided }
         let header = partHeaders[index]
         guard header.isMasked, frames.contains(where: { $0.cellShare >= Self.leastPolygonCellShare }) else { return }
         withUnsafeTemporaryAllocation(of: Edge.self, capacity: Self.maskedEdgeLimit) { edges in

@@ -58,16 +58,4 @@ struct SubcellFrame {
 
     var maxX: Double { x0 + Double(Self.size) * width }
     var maxY: Double { y0 + Double(Self.size) * height }
-
-    /// The column holding longitude x, clamped to the raster.
-    @inline(__always)
-    func column(_ x: Double) -> Int { Self.clamped((x - x0) * (1 / width)) }
-
-    @inline(__always)
-    func row(_ y: Double) -> Int { Self.clamped((y - y0) * (1 / height)) }
-
-    @inline(__always)
-    private static func clamped(_ v: Double) -> Int {
-        v < 0 ? 0 : v >= Double(size - 1) ? size - 1 : Int(v)
-    }
 }

@@ -6,12 +6,7 @@ import Testing
     static func fieldByField(_ event: RegionEvent) -> [UInt8] {
         var writer = JSONLineWriter()
         writer.beginObject()
-        writer.field("event", event.kind.name)
-        writer.field("region", event.regionID)
-        if let time = event.fix.time { writer.field("time", time) }
-        writer.field("lat", event.fix.coordinate.latitude, decimals: 9)
-        writer.field("lon", event.fix.coordinate.longitude, decimals: 9)
-        if event.crossed { writer.field("crossed", true) }
+        writer.regionEventFields(event)
         writer.endLine()
         return writer.bytes
     }
