@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CPrefetch
+import CIntrinsics
 import Dispatch
 
 /// A uniform grid over item boxes, for point queries: the cell holding a point lists, contiguously, every
@@ -171,39 +171,64 @@ struct CellGrid: Sendable {
         let cell = (gy >> 8) * columns + (gx >> 8)
         let start = cellStart[cell], end = Int(cellStart[cell + 1])
         let sx = gx & 255, sy = gy & 255
-        // The point within its cell in sub-cells, unrounded, for the rasters.
-        let fx = (x - minX) * scaleX - Double(gx & ~255), fy = (y - minY) * scaleY - Double(gy & ~255)
-        let px = SIMD16<UInt32>(repeating: UInt32(sx)), py = SIMD16<UInt32>(repeating: UInt32(sy))
-        let byte = SIMD16<UInt32>(repeating: 255)
+        // The point within its cell in 1/256 sub-cells, for the rasters (see `placementUnits`).
+        let fx = Self.fine(x - minX, scaleX, gx), fy = Self.fine(y - minY, scaleY, gy)
         entryBoxes.withUnsafeBufferPointer { boxes in
             entries.withUnsafeBufferPointer { entries in
                 Self.prefetch(entries, Int(start)..<end)
-                var e = Int(start)
-                while e < end {
-                    // 16 entries at a time; `entryBoxes` is padded so that the last load stays inside it.
-                    let box = UnsafeRawPointer(boxes.baseAddress! + e).loadUnaligned(as: SIMD16<UInt32>.self)
-                    let lowX = box & byte, lowY = box &>> 16 & byte
-                    // Unsigned differences: a point below the low bound wraps round to a large number.
-                    let hit = (px &- lowX .<= (box &>> 8 & byte) &- lowX) .& (py &- lowY .<= (box &>> 24) &- lowY)
-                    var lanes = SIMD16<UInt32>(repeating: 0).replacing(with: Self.laneBits, where: hit).wrappedSum()
-                    if end - e < 16 { lanes &= (1 << UInt32(end - e)) - 1 }
-                    while lanes != 0 {
-                        let k = e + lanes.trailingZeroBitCount
-                        lanes &= lanes - 1
-                        let box = Int(boxes[k]), lowX = box & 255, lowY = box >> 16 & 255
-                        let column = Self.subcell(fx - Double(lowX), span: (box >> 8 & 255) - lowX)
-                        let row = Self.subcell(fy - Double(lowY), span: (box >> 24) - lowY)
-                        let entry = entries[k]
-                        switch entry.raster.verdict(column: column, row: row) {
-                        case .inside: inside(entry.tag)
-                        case .undecided: undecided(entry.payload)
-                        case .outside: break
+                Self.subcellReciprocals.withUnsafeBufferPointer { reciprocals in
+                    var e = Int(start)
+                    while e < end {
+                        // 16 entries at a time; `entryBoxes` is padded so that the last load stays inside it.
+                        var lanes = quantized_boxes_holding(boxes.baseAddress! + e, UInt32(sx), UInt32(sy))
+                        if end - e < 16 { lanes &= (1 << UInt32(end - e)) - 1 }
+                        while lanes != 0 {
+                            let k = e &+ lanes.trailingZeroBitCount
+                            lanes &= lanes &- 1
+                            let box = boxes[k], entry = entries[k]
+                            let column = Self.subcell(fx, low: box & 255, high: box >> 8 & 255, reciprocals)
+                            let row = Self.subcell(fy, low: box >> 16 & 255, high: box >> 24, reciprocals)
+                            switch entry.raster.code(column: column, row: row) {
+                            case SubcellRaster.insideCode: inside(entry.tag)
+                            case SubcellRaster.undecidedCode: undecided(entry.payload)
+                            default: break
+                            }
                         }
+                        e &+= 16
                     }
-                    e += 16
                 }
             }
         }
+    }
+
+    /// Each sub-cell holds `placementUnits` places: a point's position within its cell is taken to 1/256
+    /// of a sub-cell (an integer below 65536), so that placing it in a raster costs a multiplication and a
+    /// shift instead of floating-point work per entry. Verdicts hold for their sub-rectangles widened by
+    /// two places (`SubcellFrame.marginX`), more than this rounding.
+    static let placementUnits = 256
+
+    /// The place of coordinate offset `offset` (from the grid's low corner) within its cell, whose sub-cell
+    /// is `sub`: from `sub`'s low side, clamped to it.
+    @inline(__always)
+    private static func fine(_ offset: Double, _ scale: Double, _ sub: Int) -> Int {
+        let place = Int(offset * scale * Double(placementUnits)), low = (sub & 255) * placementUnits
+        return min(max(place - (sub & ~255) * placementUnits, low), low + placementUnits - 1)
+    }
+
+    /// The raster column (or row) of place `place` within a box spanning sub-cells `low` to `high`: the
+    /// box's places split in 8 equal runs, by a multiplication with `reciprocals[high - low]`. The place
+    /// lies within the box, so the product stays below 8 · 2^32.
+    @inline(__always)
+    static func subcell(_ place: Int, low: UInt32, high: UInt32, _ reciprocals: UnsafeBufferPointer<UInt64>) -> Int {
+        let offset = UInt64(truncatingIfNeeded: place &- Int(low) &* placementUnits)
+        return Int(truncatingIfNeeded: (offset &* reciprocals[Int(high &- low)]) >> 32)
+    }
+
+    /// `2^32 · 8 / ((span + 1) · placementUnits)` for each span, rounded up: exact enough that a product
+    /// errs by less than a place.
+    static let subcellReciprocals: [UInt64] = (0..<256).map { span in
+        let places = UInt64((span + 1) * placementUnits)
+        return ((1 << 32) * UInt64(SubcellFrame.size) + places - 1) / places
     }
 
     /// Starts loading the first `prefetchedEntryLines` cache lines of a cell's entries, which are read
@@ -213,12 +238,10 @@ struct CellGrid: Sendable {
         guard !range.isEmpty else { return }
         let first = UInt(bitPattern: entries.baseAddress! + range.lowerBound) & ~63
         let end = min(UInt(bitPattern: entries.baseAddress! + range.upperBound), first + 64 * UInt(Self.prefetchedEntryLines))
-        for line in stride(from: first, to: end, by: 64) { CPrefetch.prefetch(UnsafeRawPointer(bitPattern: line)) }
+        for line in stride(from: first, to: end, by: 64) { CIntrinsics.prefetch(UnsafeRawPointer(bitPattern: line)) }
     }
 
     static let prefetchedEntryLines = 4
-
-    private static let laneBits = SIMD16<UInt32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 
     var memoryFootprint: Int {
         (cellStart.capacity + entryBoxes.capacity) * 4 + entries.capacity * MemoryLayout<CellEntry>.stride

@@ -57,16 +57,10 @@ extension CellGrid {
         let column = cell % columns, row = cell / columns, size = Double(SubcellFrame.size)
         return SubcellFrame(x0: minX + Double(256 * column + lowX) / scaleX, y0: minY + Double(256 * row + lowY) / scaleY,
                             width: Double(highX - lowX + 1) / size / scaleX, height: Double(highY - lowY + 1) / size / scaleY,
-                            cellShare: Double((highX - lowX + 1) * (highY - lowY + 1)) / (256 * 256))
+                            cellShare: Double((highX - lowX + 1) * (highY - lowY + 1)) / (256 * 256),
+                            marginX: SubcellFrame.margin + 2 / (Double(Self.placementUnits) * scaleX),
+                            marginY: SubcellFrame.margin + 2 / (Double(Self.placementUnits) * scaleY))
     }
-
-    /// The sub-rectangle column (or row) of a point `offset` sub-cells past the low side of a box spanning
-    /// `span` + 1 sub-cells. The offset lies within the box, so the product is 0 to 8; 8 only on its far edge.
-    @inline(__always)
-    static func subcell(_ offset: Double, span: Int) -> Int { min(SubcellFrame.size - 1, Int(offset * subcellScales[span])) }
-
-    /// `8 / (span + 1)` for each span.
-    static let subcellScales: [Double] = (0..<256).map { Double(SubcellFrame.size) / Double($0 + 1) }
 
     /// Entries whose box covers less of their cell (1/16) are left undecided: a point falls in them so
     /// seldom that their classification would cost the build more than it saves the queries. At a million

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 
 /// Element group `indices[k]` of `values` at group k of the result, for groups of `width` elements (4 for
 /// boxes), each read started 16 groups early: for indices in an order unrelated to memory (the tree's

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Dispatch
 
 /// A static packed Hilbert R-tree, as in flatbush: items sorted by the Hilbert value of their box centres,

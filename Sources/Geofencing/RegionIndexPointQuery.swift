@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 
 extension RegionIndex {
     /// Undecided candidates staged per point query; any beyond (only in piles of overlapping regions) are

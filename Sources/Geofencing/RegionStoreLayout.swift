@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Dispatch
 
 extension RegionStore {

@@ -21,11 +21,11 @@ extension RegionStore {
                 edges[edge] = Edge(x0: x0, y0: y0, x1: x1, y1: y1)
                 if y0 == y1 { horizontal |= 1 << UInt64(edge) }
             }
-            let m = SubcellFrame.margin, count = Int(header.count)
+            let count = Int(header.count)
             for k in frames.indices where frames[k].cellShare >= Self.leastPolygonCellShare {
                 // The edges whose latitudes meet the frame's: those of the bands it meets.
                 var mask = horizontal
-                let firstBand = Self.band(frames[k].y0 - m, header.minY, header.scale, count)
+                let m = frames[k].marginY, firstBand = Self.band(frames[k].y0 - m, header.minY, header.scale, count)
                 for band in firstBand...Self.band(frames[k].maxY + m, header.minY, header.scale, count) {
                     mask |= header.mask(band: band)
                 }
@@ -52,7 +52,7 @@ extension RegionStore {
     /// halves; each vertex is converted the same way for both its edges, so their crossings stay consistent.
     private static func subcellRaster(edges: UnsafePointer<Edge>, _ mask: UInt64, frame: SubcellFrame) -> SubcellRaster {
         let scaleX = 1 / frame.width, scaleY = 1 / frame.height, size = Double(SubcellFrame.size)
-        let marginX = SubcellFrame.margin * scaleX, marginY = SubcellFrame.margin * scaleY
+        let marginX = frame.marginX * scaleX, marginY = frame.marginY * scaleY
         // Row r is byte r, column c its bit c.
         var near: UInt64 = 0, crossings: UInt64 = 0
         var mask = mask
@@ -111,17 +111,17 @@ extension RegionStore.Circle {
     /// is convex, so a rectangle's largest value is at a corner and its smallest at its point nearest the
     /// centre. A relative slack of 1e-9 covers the rounding of these sums against the query's.
     func subcellRaster(_ frame: SubcellFrame) -> SubcellRaster {
-        let m = SubcellFrame.margin, size = SubcellFrame.size
+        let mx = frame.marginX, my = frame.marginY, size = SubcellFrame.size
         let inside2 = Double(surelyInside2) * (1 - 1e-9), outside2 = Double(surelyOutside2) * (1 + 1e-9)
         guard inside2 > 0 || outside2.isFinite,
-              let shift = longitudeShift(frame.x0 - m, frame.maxX + m) else { return .undecided }
+              let shift = longitudeShift(frame.x0 - mx, frame.maxX + mx) else { return .undecided }
         let scaleX = Double(metresPerDegreeLongitude), scaleY = Double(metresPerDegreeLatitude)
         var west = SIMD8<Double>(), east = SIMD8<Double>(), south = SIMD8<Double>(), north = SIMD8<Double>()
         for k in 0..<size {
-            west[k] = (frame.x0 + Double(k) * frame.width - m - longitude + shift) * scaleX
-            east[k] = (frame.x0 + Double(k + 1) * frame.width + m - longitude + shift) * scaleX
-            south[k] = (frame.y0 + Double(k) * frame.height - m - latitude) * scaleY
-            north[k] = (frame.y0 + Double(k + 1) * frame.height + m - latitude) * scaleY
+            west[k] = (frame.x0 + Double(k) * frame.width - mx - longitude + shift) * scaleX
+            east[k] = (frame.x0 + Double(k + 1) * frame.width + mx - longitude + shift) * scaleX
+            south[k] = (frame.y0 + Double(k) * frame.height - my - latitude) * scaleY
+            north[k] = (frame.y0 + Double(k + 1) * frame.height + my - latitude) * scaleY
         }
         let zero = SIMD8<Double>()
         let farX2 = pointwiseMax(west * west, east * east), nearX = pointwiseMax(pointwiseMax(west, -east), zero)

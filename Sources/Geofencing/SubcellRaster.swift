@@ -12,11 +12,18 @@ struct SubcellRaster: Equatable {
     /// Every sub-rectangle undecided: queries test the shape itself.
     static let undecided = SubcellRaster()
 
-    @inline(__always)
     func verdict(column: Int, row: Int) -> SubcellVerdict {
-        let bits = (row < 4 ? low : high) >> UInt64(16 * (row & 3) + 2 * column) & 3
-        return bits == 1 ? .inside : bits == 2 ? .outside : .undecided
+        let code = code(column: column, row: row)
+        return code == Self.insideCode ? .inside : code == Self.outsideCode ? .outside : .undecided
     }
+
+    /// The 2 bits of sub-rectangle (column, row): `insideCode`, `outsideCode` or `undecidedCode`.
+    @inline(__always)
+    func code(column: Int, row: Int) -> UInt64 {
+        (row < 4 ? low : high) >> UInt64(truncatingIfNeeded: 16 &* (row & 3) &+ 2 &* column) & 3
+    }
+
+    static let undecidedCode: UInt64 = 0, insideCode: UInt64 = 1, outsideCode: UInt64 = 2
 
     /// Sets row `row` from bit masks of its inside and outside columns (disjoint).
     mutating func setRow(_ row: Int, inside: UInt8, outside: UInt8) {
@@ -43,8 +50,8 @@ enum SubcellVerdict {
 
 /// Where a raster's sub-rectangles lie, in degrees: column c spans longitudes `x0 + c · width` to
 /// `x0 + (c + 1) · width`, row r likewise from `y0`. A verdict holds for its sub-rectangle widened by
-/// `margin` on every side, far more than the rounding of the grid's arithmetic, so every point a query
-/// places in it shares it.
+/// `marginX` and `marginY` on every side, more than a query errs in placing a point (`CellGrid.fine`),
+/// so every point a query places in it shares it.
 struct SubcellFrame {
     var x0: Double
     var y0: Double
@@ -52,8 +59,11 @@ struct SubcellFrame {
     var height: Double
     /// The share of its grid cell the frame covers: the share of the cell's points that fall in it.
     var cellShare = 1.0
+    var marginX = Self.margin
+    var marginY = Self.margin
 
     static let size = 8
+    /// The least margin, far beyond the rounding of the arithmetic in degrees.
     static let margin = 1e-9
 
     var maxX: Double { x0 + Double(Self.size) * width }

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 
 /// Coordinates with at most 7 decimals (OSM, time-zone data, most GeoJSON) stored losslessly as Int32
 /// multiples of 1e-7°: a part whose every value x has `FixedPoint.value(k) == x` for its nearest k keeps

@@ -1,3 +1,4 @@
+import CIntrinsics
 import Testing
 @testable import Geofencing
 
@@ -38,5 +39,42 @@ import Testing
         got = []
         grid.forEach(x: 13.4000002, y: 52.5200001, inside: { _ in }) { got.append($0) }
         #expect(got.isEmpty)
+    }
+
+    @Test func sixteenBoxesAtOnceHoldExactlyThePointsTheirBoundsHold() {
+        var rng = SeededGenerator(seed: 44)
+        let edges: [UInt32] = [0, 1, 127, 128, 254, 255]
+        for _ in 0..<2000 {
+            let boxes = (0..<16).map { _ in
+                (0..<4).reduce(UInt32(0)) { box, byte in
+                    let v = Bool.random(using: &rng) ? edges.randomElement(using: &rng)! : UInt32.random(in: 0...255, using: &rng)
+                    return box | v << (8 * UInt32(byte))
+                }
+            }
+            let x = Bool.random(using: &rng) ? edges.randomElement(using: &rng)! : UInt32.random(in: 0...255, using: &rng)
+            let y = Bool.random(using: &rng) ? boxes[0] >> 16 & 255 : UInt32.random(in: 0...255, using: &rng)
+            let want = boxes.indices.reduce(UInt32(0)) { mask, k in
+                let b = boxes[k]
+                let holds = b & 255 <= x && x <= b >> 8 & 255 && b >> 16 & 255 <= y && y <= b >> 24
+                return mask | (holds ? 1 << UInt32(k) : 0)
+            }
+            #expect(quantized_boxes_holding(boxes, x, y) == want)
+        }
+    }
+
+    @Test func rasterPlacementIsTheExactEighthOfTheBoxForEverySpanAndPlace() {
+        var rng = SeededGenerator(seed: 45)
+        CellGrid.subcellReciprocals.withUnsafeBufferPointer { reciprocals in
+            var wrong = 0
+            for span in 0..<256 {
+                let places = (span + 1) * CellGrid.placementUnits, low = UInt32.random(in: 0...UInt32(255 - span), using: &rng)
+                for offset in 0..<places {
+                    let place = Int(low) * CellGrid.placementUnits + offset
+                    let got = CellGrid.subcell(place, low: low, high: low + UInt32(span), reciprocals)
+                    if got != offset * SubcellFrame.size / places { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0)
+        }
     }
 }
