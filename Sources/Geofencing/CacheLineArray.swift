@@ -55,6 +55,13 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
         storage.count += 1
     }
 
+    /// Appends `count` elements that `initialize` writes in place, every one of them (from any thread).
+    mutating func append(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Void) {
+        makeUnique(capacity: max(storage.capacity, storage.count + count))
+        initialize(UnsafeMutableBufferPointer(start: storage.elements + storage.count, count: count))
+        storage.count += count
+    }
+
     /// Makes room for `capacity` elements, so that appends up to it copy nothing.
     mutating func reserveCapacity(_ capacity: Int) {
         if capacity > storage.capacity { makeUnique(capacity: capacity) }

@@ -9,9 +9,9 @@ import Dispatch
 /// cell per axis (4 bytes, rounded outwards). A point query reads one cell's bounds and scans one short
 /// run of bytes instead of walking a tree from its root, whose node reads at a million regions are cache
 /// misses of their own; the quantized boxes leave only the items whose box holds the point (give or take
-/// 1/256 of a cell). Each entry also carries its item's `SubcellRaster` over that box, so most of those
-/// are answered by the grid alone: inside (the entry's tag is then the region's slot), outside, or to be
-/// tested exactly. Cells are as small as `bytesPerItem` allows: smaller cells mean shorter scans and finer
+/// 1/256 of a cell). Each entry also carries what its item looks like there (`CellEntry`: a circle itself,
+/// or a polygon part's `SubcellRaster` over that box), so most of those are answered by the grid alone:
+/// inside (the entry's tag is then the region's slot), outside, or to be tested exactly. Cells are as small as `bytesPerItem` allows: smaller cells mean shorter scans and finer
 /// rasters but more entries, as an item is listed in every cell its box meets.
 struct CellGrid: Sendable {
     /// Memory allowance per item: `bytesPerEntry` per entry, 4 per cell. 80 bytes make cells small enough
@@ -23,8 +23,9 @@ struct CellGrid: Sendable {
     static let sampleSize = 20_000
 
     private(set) var minX = 0.0, minY = 0.0, maxX = -1.0, maxY = -1.0
-    /// Sub-cells (1/256 of a cell) per degree.
+    /// Sub-cells (1/256 of a cell) per degree, and places (`placementUnits` per sub-cell) per degree.
     private(set) var scaleX = 0.0, scaleY = 0.0
+    private(set) var placesPerDegreeX = 0.0, placesPerDegreeY = 0.0
     private(set) var columns = 0, rows = 0
     /// Entries of cell k are `cellStart[k]..<cellStart[k + 1]`.
     private(set) var cellStart: [UInt32] = []
@@ -32,24 +33,15 @@ struct CellGrid: Sendable {
     private(set) var entryBoxes: [UInt32] = []
     var entries: [CellEntry] = []
 
-    /// What an entry holds besides its box, read only for entries whose box holds the point.
-    struct CellEntry {
-        var raster: SubcellRaster
-        var payload: UInt32
-        var tag: UInt32
-    }
-
     init() {}
 
-    /// Builds over item boxes (4 doubles each), their payloads and tags, with every raster undecided.
+    /// Builds over item boxes (4 doubles each), their payloads and tags, with every entry undecided.
     init(boxes: [Double], payloads: [UInt32]) {
-        self.init(boxes: boxes, payloads: payloads, tags: payloads) { _, _, rasters in
-            for k in rasters.indices { rasters[k] = .undecided }
-        }
+        self.init(boxes: boxes, payloads: payloads, tags: payloads) { _, _, _ in }
     }
 
-    /// Builds over item boxes (4 doubles each), their payloads and tags; `classify` gives the rasters of
-    /// a payload's item over frames (see `Classifier`).
+    /// Builds over item boxes (4 doubles each), their payloads and tags; `classify` says what a payload's
+    /// item looks like in each of its entries (see `Classifier`).
     init(boxes: [Double], payloads: [UInt32], tags: [UInt32], classify: Classifier) {
         let n = payloads.count
         guard n > 0 else { return }
@@ -152,6 +144,8 @@ struct CellGrid: Sendable {
         rows = max(1, Int((max(maxY - minY, 1e-9) / size).rounded(.up)))
         scaleX = 256 * stretch / size
         scaleY = 256 / size
+        placesPerDegreeX = scaleX * Double(Self.placementUnits)
+        placesPerDegreeY = scaleY * Double(Self.placementUnits)
     }
 
     /// The sub-cell column of longitude x: monotonic in x, so an item's span always holds its points'.
@@ -162,8 +156,9 @@ struct CellGrid: Sendable {
     func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
 
     /// For every item whose box (widened by at most 1/256 of a cell) holds the point: calls `inside` with
-    /// its tag if its raster puts the point inside, `undecided` with its payload if the raster cannot tell,
-    /// and neither if it puts the point outside.
+    /// its tag if its entry puts the point inside, `undecided` if the entry cannot tell (with the item's
+    /// payload, or for a circle's entry with its tag and `CellEntry.circleFlag`), and neither if it puts
+    /// the point outside.
     @inline(__always)
     func forEach(x: Double, y: Double, inside: (_ tag: UInt32) -> Void, undecided: (_ payload: UInt32) -> Void) {
         guard x >= minX && x <= maxX && y >= minY && y <= maxY else { return }
@@ -171,8 +166,10 @@ struct CellGrid: Sendable {
         let cell = (gy >> 8) * columns + (gx >> 8)
         let start = cellStart[cell], end = Int(cellStart[cell + 1])
         let sx = gx & 255, sy = gy & 255
-        // The point within its cell in 1/256 sub-cells, for the rasters (see `placementUnits`).
-        let fx = Self.fine(x - minX, scaleX, gx), fy = Self.fine(y - minY, scaleY, gy)
+        // The point's place in its cell, exact for circles and whole for rasters (see `placementUnits`).
+        let px = Self.place(x, minX, placesPerDegreeX, Double((gx & ~255) * Self.placementUnits))
+        let py = Self.place(y, minY, placesPerDegreeY, Double((gy & ~255) * Self.placementUnits))
+        let fx = Self.whole(px, within: sx), fy = Self.whole(py, within: sy)
         entryBoxes.withUnsafeBufferPointer { boxes in
             entries.withUnsafeBufferPointer { entries in
                 Self.prefetch(entries, Int(start)..<end)
@@ -185,12 +182,19 @@ struct CellGrid: Sendable {
                         while lanes != 0 {
                             let k = e &+ lanes.trailingZeroBitCount
                             lanes &= lanes &- 1
-                            let box = boxes[k], entry = entries[k]
-                            let column = Self.subcell(fx, low: box & 255, high: box >> 8 & 255, reciprocals)
-                            let row = Self.subcell(fy, low: box >> 16 & 255, high: box >> 24, reciprocals)
-                            switch entry.raster.code(column: column, row: row) {
-                            case SubcellRaster.insideCode: inside(entry.tag)
-                            case SubcellRaster.undecidedCode: undecided(entry.payload)
+                            let entry = entries[k]
+                            let code: UInt64
+                            if entry.holdsCircle {
+                                code = entry.circle.code(x: px, y: py)
+                            } else {
+                                let box = boxes[k]
+                                let column = Self.subcell(fx, low: box & 255, high: box >> 8 & 255, reciprocals)
+                                let row = Self.subcell(fy, low: box >> 16 & 255, high: box >> 24, reciprocals)
+                                code = entry.raster.code(column: column, row: row)
+                            }
+                            switch code {
+                            case SubcellRaster.insideCode: inside(entry.itemTag)
+                            case SubcellRaster.undecidedCode: undecided(entry.holdsCircle ? entry.tag : entry.payload)
                             default: break
                             }
                         }
@@ -201,18 +205,25 @@ struct CellGrid: Sendable {
         }
     }
 
-    /// Each sub-cell holds `placementUnits` places: a point's position within its cell is taken to 1/256
-    /// of a sub-cell (an integer below 65536), so that placing it in a raster costs a multiplication and a
-    /// shift instead of floating-point work per entry. Verdicts hold for their sub-rectangles widened by
-    /// two places (`SubcellFrame.marginX`), more than this rounding.
+    /// Each sub-cell holds `placementUnits` places per axis. Rasters take a point's place as a whole
+    /// number (below 65536 within its cell), so that finding its sub-rectangle costs a multiplication and
+    /// a shift; their verdicts hold for their sub-rectangles widened by two places (`SubcellFrame.marginX`),
+    /// more than this rounding. Circles take it unrounded.
     static let placementUnits = 256
 
-    /// The place of coordinate offset `offset` (from the grid's low corner) within its cell, whose sub-cell
-    /// is `sub`: from `sub`'s low side, clamped to it.
+    /// The place of `v` (a longitude or latitude) in the cell whose first place is `cell`: the same
+    /// arithmetic for points and for the circles they are tested against.
     @inline(__always)
-    private static func fine(_ offset: Double, _ scale: Double, _ sub: Int) -> Int {
-        let place = Int(offset * scale * Double(placementUnits)), low = (sub & 255) * placementUnits
-        return min(max(place - (sub & ~255) * placementUnits, low), low + placementUnits - 1)
+    static func place(_ v: Double, _ min: Double, _ perDegree: Double, _ cell: Double) -> Double {
+        (v - min) * perDegree - cell
+    }
+
+    /// Place `place` as a whole number, clamped to the sub-cell `sub` of its cell that the point's box
+    /// test used (they differ only by rounding).
+    @inline(__always)
+    private static func whole(_ place: Double, within sub: Int) -> Int {
+        let low = sub * placementUnits
+        return min(max(Int(place), low), low + placementUnits - 1)
     }
 
     /// The raster column (or row) of place `place` within a box spanning sub-cells `low` to `high`: the

@@ -55,23 +55,29 @@ extension RegionStore {
     /// load's are computed on every core: they are a third of the index build.
     mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
-        if missing.count >= partsPerChunk { partHeaders.reserveCapacity(partHeaders.count + missing.count) }
         let chunkCount = missing.count >= partsPerChunk ? min(8, missing.count / partsPerChunk) : 1
         if chunkCount == 1 {
             for part in missing { appendBands(bands(ofPart: part)) }
         } else {
+            // Headers are written in place on every core; large parts' lists are appended after, in order.
             let store = self
             let chunks = (0..<chunkCount).map { k in
                 missing.lowerBound + missing.count * k / chunkCount..<missing.lowerBound + missing.count * (k + 1) / chunkCount
             }
-            nonisolated(unsafe) var results = [[PartBands]](repeating: [], count: chunkCount)
-            results.withUnsafeMutableBufferPointer { results in
-                nonisolated(unsafe) let results = results
-                DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
-                    results[k] = chunks[k].map { store.bands(ofPart: $0) }
+            nonisolated(unsafe) var lists = [[(part: Int, lists: [[UInt32]])]](repeating: [], count: chunkCount)
+            partHeaders.append(count: missing.count) { headers in
+                lists.withUnsafeMutableBufferPointer { lists in
+                    nonisolated(unsafe) let (headers, lists) = (headers, lists)
+                    DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
+                        for part in chunks[k] {
+                            let bands = store.bands(ofPart: part)
+                            (headers.baseAddress! + part - missing.lowerBound).initialize(to: bands.header)
+                            if !bands.header.isMasked { lists[k].append((part, bands.lists)) }
+                        }
+                    }
                 }
             }
-            for chunk in results { for part in chunk { appendBands(part) } }
+            for (part, lists) in lists.joined() { partHeaders[part].words[0] = appendLists(lists) }
         }
         for part in missing { appendRaster(ofPart: part) }
     }
@@ -88,15 +94,19 @@ extension RegionStore {
     /// Appends a part's bands: its header (which for a large part learns where its lists start) and lists.
     mutating func appendBands(_ part: PartBands) {
         var header = part.header
-        if !header.isMasked {
-            header.words[0] = UInt32(bandEdgeStart.count)
-            for list in part.lists {
-                bandEdgeStart.append(UInt32(bandEdges.count))
-                bandEdges.append(contentsOf: list)
-            }
-            bandEdgeStart.append(UInt32(bandEdges.count))
-        }
+        if !header.isMasked { header.words[0] = appendLists(part.lists) }
         partHeaders.append(header)
+    }
+
+    /// Appends a large part's band lists; returns the index of its first band in `bandEdgeStart`.
+    private mutating func appendLists(_ lists: [[UInt32]]) -> UInt32 {
+        let first = UInt32(bandEdgeStart.count)
+        for list in lists {
+            bandEdgeStart.append(UInt32(bandEdges.count))
+            bandEdges.append(contentsOf: list)
+        }
+        bandEdgeStart.append(UInt32(bandEdges.count))
+        return first
     }
 
     /// Computes the bands of part `part` (its rings and positions must already be stored).
@@ -116,16 +126,18 @@ extension RegionStore {
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
         var header = PartHeader(minY: minY, scale: scale, firstPosition: partFirstStored[part], slot: partSlots[part],
                                 count: UInt32(count), raster: -1)
-        var masks = SIMD8<UInt64>()
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
-        forEachEdge(ofPart: part) { edge, _, y0, _, y1 in
-            guard y0 != y1 else { return }
-            let low = Self.band(min(y0, y1), minY, scale, count), high = Self.band(max(y0, y1), minY, scale, count)
-            for b in low...high {
-                if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
+        // Masks in a plain buffer: setting a lane of a vector variable stores and reloads all of it.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { masks in
+            masks.initialize(repeating: 0)
+            forEachEdge(ofPart: part) { edge, _, y0, _, y1 in
+                guard y0 != y1 else { return }
+                let low = Self.band(min(y0, y1), minY, scale, count), high = Self.band(max(y0, y1), minY, scale, count)
+                for b in low...high {
+                    if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
+                }
             }
-        }
-        if masked {
+            guard masked else { return }
             for b in 0..<count {
                 if count == 8 {
                     header.words[b] = UInt32(truncatingIfNeeded: masks[b])

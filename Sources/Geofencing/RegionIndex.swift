@@ -68,12 +68,10 @@ public struct RegionIndex: Sendable {
     /// Removes a region; unknown or already removed handles are ignored.
     public mutating func remove(_ handle: RegionHandle) {
         guard Int(handle.rawValue) < store.slotCount, store.kind(handle) != .removed else { return }
-        var shapes: [(GeoBox, UInt32)] = []
-        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
-            shapes.append((box, store.shapeReference(ofSlot: handle.rawValue, part: part)))
-        }
-        for (box, shape) in shapes {
-            grid.forgetVerdicts(payload: shape, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
+        var boxes: [GeoBox] = []
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, _ in boxes.append(box) }
+        for box in boxes {
+            grid.forgetVerdicts(tag: handle.rawValue, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
         }
         store.remove(handle.rawValue)
         removedSinceBuild += 1
@@ -88,6 +86,8 @@ public struct RegionIndex: Sendable {
 
     /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
     private mutating func rebuild() {
+        // Grid entries flag circles in their slot's top bit.
+        precondition(store.slotCount < Int(CellEntry.circleFlag), "more than 2^31 regions")
         let (boxes, itemSlots, itemParts) = store.indexItems()
         tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
         let order = tree.leafPayloads
@@ -97,8 +97,8 @@ public struct RegionIndex: Sendable {
         // The grid takes the items in the tree's order, the order of the shapes in the store: its build
         // then reads the shapes' records and fills its cells in runs instead of at random.
         grid = CellGrid(boxes: gather(boxes, at: order, width: 4), payloads: gather(shapes, at: order),
-                        tags: gather(itemSlots, at: order)) { [store] shape, frames, rasters in
-            store.subcellRasters(shape: shape, frames: frames, into: rasters)
+                        tags: gather(itemSlots, at: order)) { [store] shape, frames, entries in
+            store.classify(shape: shape, frames: frames, entries: entries)
         }
         addedBoxes = []
         addedShapes = []
@@ -119,7 +119,11 @@ public struct RegionIndex: Sendable {
     /// candidate.
     @inline(__always)
     func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (UInt32) -> Void) {
-        grid.forEach(x: x, y: y, inside: inside, undecided: undecided)
+        grid.forEach(x: x, y: y, inside: inside) { payload in
+            // A circle's entry gives its slot: only points within a hair of its boundary come here.
+            let isSlot = payload & CellEntry.circleFlag != 0
+            undecided(isSlot ? store.shapeReference(ofSlot: payload & ~CellEntry.circleFlag, part: 0) : payload)
+        }
         forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, undecided)
     }
 

@@ -1,17 +1,16 @@
 extension RegionStore {
-    /// The verdicts of a shape (see `shapeReference`) over grid entries' sub-rectangles, one raster per
-    /// frame (`CellGrid.Classifier`). Every verdict is what `containingSlot` answers for each point of
-    /// the sub-rectangle, so queries may trust it. Large polygon parts are left undecided: their own
-    /// rasters already answer most points.
-    func subcellRasters(shape reference: UInt32, frames: UnsafeBufferPointer<SubcellFrame>,
-                        into rasters: UnsafeMutableBufferPointer<SubcellRaster>) {
+    /// What a shape (see `shapeReference`) looks like in grid entries, one per frame (`CellGrid.Classifier`):
+    /// a circle itself, or a polygon part's raster. Every verdict is what `containingSlot` answers for
+    /// each point it covers, so queries may trust it. Large polygon parts, and parts' entries covering
+    /// under `leastPolygonCellShare` of their cell, stay undecided.
+    func classify(shape reference: UInt32, frames: UnsafeBufferPointer<SubcellFrame>,
+                  entries: UnsafeMutableBufferPointer<CellEntry>) {
         let index = Int(reference >> 1)
         if reference & 1 == 0 {
             let circle = circles[index]
-            for k in frames.indices { rasters[k] = circle.subcellRaster(frames[k]) }
+            for k in frames.indices { entries[k] = CellEntry(circle: circle.cellCircle(frames[k]), tag: entries[k].tag) }
             return
         }
-        for k in frames.indices { rasters[k] = .undecided }
         let header = partHeaders[index]
         guard header.isMasked, frames.contains(where: { $0.cellShare >= Self.leastPolygonCellShare }) else { return }
         withUnsafeTemporaryAllocation(of: Edge.self, capacity: Self.maskedEdgeLimit) { edges in
@@ -29,15 +28,17 @@ extension RegionStore {
                 for band in firstBand...Self.band(frames[k].maxY + m, header.minY, header.scale, count) {
                     mask |= header.mask(band: band)
                 }
-                rasters[k] = Self.subcellRaster(edges: UnsafePointer(edges.baseAddress!), mask, frame: frames[k])
+                let raster = Self.subcellRaster(edges: UnsafePointer(edges.baseAddress!), mask, frame: frames[k])
+                entries[k] = CellEntry(raster: raster, payload: reference, tag: entries[k].tag)
             }
         }
     }
 
-    /// A polygon part's raster walks its edges, several times a circle's cost, so only entries covering
-    /// this share of their cell get one. At a million regions that leaves 0.94 polygon candidates per
-    /// query undecided instead of 0.70 when all entries over 1/16 of a cell get one, for 36% fewer
-    /// polygon rasters and a tenth of the index build.
+    /// A polygon part's raster walks its edges, so only entries covering this share of their cell get
+    /// one: a point falls in the others so seldom that their rasters would cost the build more than they
+    /// save the queries. At a million regions that leaves 0.94 polygon candidates per query undecided
+    /// instead of 0.70 when all entries over 1/16 of a cell get one, for 36% fewer polygon rasters and a
+    /// tenth of the index build.
     static let leastPolygonCellShare = 0.25
 
     struct Edge {
@@ -106,43 +107,24 @@ extension RegionStore {
 }
 
 extension RegionStore.Circle {
-    /// Inside where all of a sub-rectangle is surely inside by the local metric (`contains` answers those
-    /// points from that metric alone), outside where all of it is surely outside. The metric's distance
-    /// is convex, so a rectangle's largest value is at a corner and its smallest at its point nearest the
-    /// centre. A relative slack of 1e-9 covers the rounding of these sums against the query's.
-    func subcellRaster(_ frame: SubcellFrame) -> SubcellRaster {
-        let mx = frame.marginX, my = frame.marginY, size = SubcellFrame.size
-        let inside2 = Double(surelyInside2) * (1 - 1e-9), outside2 = Double(surelyOutside2) * (1 + 1e-9)
-        guard inside2 > 0 || outside2.isFinite,
-              let shift = longitudeShift(frame.x0 - mx, frame.maxX + mx) else { return .undecided }
-        let scaleX = Double(metresPerDegreeLongitude), scaleY = Double(metresPerDegreeLatitude)
-        var west = SIMD8<Double>(), east = SIMD8<Double>(), south = SIMD8<Double>(), north = SIMD8<Double>()
-        for k in 0..<size {
-            west[k] = (frame.x0 + Double(k) * frame.width - mx - longitude + shift) * scaleX
-            east[k] = (frame.x0 + Double(k + 1) * frame.width + mx - longitude + shift) * scaleX
-            south[k] = (frame.y0 + Double(k) * frame.height - my - latitude) * scaleY
-            north[k] = (frame.y0 + Double(k + 1) * frame.height + my - latitude) * scaleY
-        }
-        let zero = SIMD8<Double>()
-        let farX2 = pointwiseMax(west * west, east * east), nearX = pointwiseMax(pointwiseMax(west, -east), zero)
-        let farY2 = pointwiseMax(south * south, north * north), nearY = pointwiseMax(pointwiseMax(south, -north), zero)
-        let nearX2 = nearX * nearX
-        var raster = SubcellRaster()
-        for row in 0..<size {
-            let nearY2 = nearY[row] * nearY[row]
-            raster.setRow(row, inside: Self.laneMask(farX2 + farY2[row] .< inside2),
-                          outside: Self.laneMask(nearX2 + nearY2 .> outside2))
-        }
-        return raster
+    /// The circle in the places of a frame's cell, deciding every point of the frame but those within
+    /// the local metric's sure bounds (as `contains` does), widened by the rounding of the floats kept:
+    /// the centre's, of relative size 2^-24, costs 2^-24 · |centre| places on each axis; the scales' and the
+    /// arithmetic's, far less than 1e-6 of the distance. Undecided when the local metric may not decide
+    /// or a wrap at the antimeridian would differ within the frame.
+    func cellCircle(_ frame: SubcellFrame) -> CellCircle {
+        guard surelyInside2 > 0, surelyOutside2.isFinite,
+              let shift = longitudeShift(frame.x0 - frame.marginX, frame.maxX + frame.marginX) else { return .undecided }
+        let x = frame.places.x(longitude - shift), y = frame.places.y(latitude)
+        let metresX = Double(metresPerDegreeLongitude) / frame.places.perDegreeX
+        let metresY = Double(metresPerDegreeLatitude) / frame.places.perDegreeY
+        let rounding = 0x1p-22 * (abs(x) * metresX + abs(y) * metresY) + 1e-6
+        let inner = Double(surelyInside2).squareRoot() * (1 - 1e-6) - rounding
+        let outer = Double(surelyOutside2).squareRoot() * (1 + 1e-6) + rounding
+        guard inner > 0 else { return .undecided }
+        return CellCircle(x: Float(x), y: Float(y), scaleX: Float(metresX / inner), scaleY: Float(metresY / inner),
+                          outside: PackedRTree.floatAbove(outer * outer / (inner * inner)))
     }
-
-    /// Bit k set for each true lane k.
-    @inline(__always)
-    private static func laneMask(_ mask: SIMDMask<SIMD8<Int64>>) -> UInt8 {
-        UInt8(truncatingIfNeeded: SIMD8<Int64>().replacing(with: laneBits, where: mask).wrappedSum())
-    }
-
-    private static let laneBits = SIMD8<Int64>(1, 2, 4, 8, 16, 32, 64, 128)
 
     /// What `contains` adds to the longitude offsets of a range of longitudes when it wraps them (0 or
     /// ±360); nil when it would add different amounts within the range.

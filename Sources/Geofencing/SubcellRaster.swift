@@ -61,6 +61,8 @@ struct SubcellFrame {
     var cellShare = 1.0
     var marginX = Self.margin
     var marginY = Self.margin
+    /// The places of the entry's cell, for circles.
+    var places = CellPlaces()
 
     static let size = 8
     /// The least margin, far beyond the rounding of the arithmetic in degrees.

@@ -1,10 +1,11 @@
 import Dispatch
 
 extension CellGrid {
-    /// Fills `rasters[k]` with the raster of the payload's item over `frames[k]`. Called with several frames
-    /// per item, so that an item's geometry is prepared once for all its entries, and from every core at once.
+    /// Replaces `entries[k]`, undecided with the item's payload and tag, by what the payload's item looks
+    /// like over `frames[k]` (or leaves it). Called with several frames per item, so that an item's geometry
+    /// is prepared once for all its entries, and from every core at once.
     typealias Classifier = @Sendable (_ payload: UInt32, _ frames: UnsafeBufferPointer<SubcellFrame>,
-                                      _ rasters: UnsafeMutableBufferPointer<SubcellRaster>) -> Void
+                                      _ entries: UnsafeMutableBufferPointer<CellEntry>) -> Void
 
     /// Items per chunk of a parallel build, and frames per call of the classifier.
     static let itemsPerChunk = 50_000
@@ -16,16 +17,16 @@ extension CellGrid {
                _ entryBoxes: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
                _ classify: Classifier) {
         let columns = self.columns
-        var frames: [SubcellFrame] = [], framed: [Int] = []
-        var rasters = [SubcellRaster](repeating: .undecided, count: Self.framesPerCall)
+        var frames: [SubcellFrame] = [], framed: [Int] = [], staged: [CellEntry] = []
         frames.reserveCapacity(Self.framesPerCall)
         framed.reserveCapacity(Self.framesPerCall)
+        staged.reserveCapacity(Self.framesPerCall)
         func classifyFramed(_ payload: UInt32) {
             guard !frames.isEmpty else { return }
-            frames.withUnsafeBufferPointer { frames in
-                rasters.withUnsafeMutableBufferPointer { classify(payload, frames, UnsafeMutableBufferPointer(rebasing: $0[0..<frames.count])) }
-            }
-            for (k, e) in framed.enumerated() { entries[e].raster = rasters[k] }
+            staged.removeAll(keepingCapacity: true)
+            for e in framed { staged.append(entries[e]) }
+            frames.withUnsafeBufferPointer { frames in staged.withUnsafeMutableBufferPointer { classify(payload, frames, $0) } }
+            for (k, e) in framed.enumerated() { entries[e] = staged[k] }
             frames.removeAll(keepingCapacity: true)
             framed.removeAll(keepingCapacity: true)
         }
@@ -39,41 +40,38 @@ extension CellGrid {
                     let box = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
                     entryBoxes[e] = box
                     entries[e] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
-                    if (highX - lowX + 1) * (highY - lowY + 1) >= Self.leastClassifiedArea {
-                        frames.append(frame(cell: r * columns + c, box: box))
-                        framed.append(e)
-                        if frames.count == Self.framesPerCall { classifyFramed(payloads[i]) }
-                    }
+                    frames.append(frame(cell: r * columns + c, box: box))
+                    framed.append(e)
+                    if frames.count == Self.framesPerCall { classifyFramed(payloads[i]) }
                 }
             }
             classifyFramed(payloads[i])
         }
     }
 
-    /// The raster frame of an entry of cell `cell` with quantized box `box`: the box's sub-cells cut
-    /// in 8 equal columns and rows (see `subcell`).
+    /// The frame of an entry of cell `cell` with quantized box `box`: the box's sub-cells cut in 8 equal
+    /// columns and rows (see `subcell`), and the cell's places.
     func frame(cell: Int, box: UInt32) -> SubcellFrame {
         let lowX = Int(box & 255), highX = Int(box >> 8 & 255), lowY = Int(box >> 16 & 255), highY = Int(box >> 24)
         let column = cell % columns, row = cell / columns, size = Double(SubcellFrame.size)
+        let places = CellPlaces(minX: minX, minY: minY, perDegreeX: placesPerDegreeX, perDegreeY: placesPerDegreeY,
+                                cellX: Double(256 * column * Self.placementUnits), cellY: Double(256 * row * Self.placementUnits))
         return SubcellFrame(x0: minX + Double(256 * column + lowX) / scaleX, y0: minY + Double(256 * row + lowY) / scaleY,
                             width: Double(highX - lowX + 1) / size / scaleX, height: Double(highY - lowY + 1) / size / scaleY,
                             cellShare: Double((highX - lowX + 1) * (highY - lowY + 1)) / (256 * 256),
-                            marginX: SubcellFrame.margin + 2 / (Double(Self.placementUnits) * scaleX),
-                            marginY: SubcellFrame.margin + 2 / (Double(Self.placementUnits) * scaleY))
+                            marginX: SubcellFrame.margin + 2 / placesPerDegreeX, marginY: SubcellFrame.margin + 2 / placesPerDegreeY,
+                            places: places)
     }
 
-    /// Entries whose box covers less of their cell (1/16) are left undecided: a point falls in them so
-    /// seldom that their classification would cost the build more than it saves the queries. At a million
-    /// regions the entries above are half of all and hold 95% of the area of all boxes.
-    static let leastClassifiedArea = 4096
-
-    /// Marks undecided every raster of an item: its region is gone, and only its record knows that.
-    mutating func forgetVerdicts(payload: UInt32, minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    /// Makes undecided every entry of an item: its region is gone, and only its record knows that.
+    mutating func forgetVerdicts(tag: UInt32, minX: Double, minY: Double, maxX: Double, maxY: Double) {
         guard !entries.isEmpty, maxX >= self.minX, minX <= self.maxX, maxY >= self.minY, minY <= self.maxY else { return }
         for r in (subRow(minY) >> 8)...(subRow(maxY) >> 8) {
             for c in (subColumn(minX) >> 8)...(subColumn(maxX) >> 8) {
-                for e in Int(cellStart[r * columns + c])..<Int(cellStart[r * columns + c + 1]) where entries[e].payload == payload {
-                    entries[e].raster = .undecided
+                for e in Int(cellStart[r * columns + c])..<Int(cellStart[r * columns + c + 1]) where entries[e].itemTag == tag {
+                    let entry = entries[e]
+                    entries[e] = entry.holdsCircle ? CellEntry(circle: .undecided, tag: tag)
+                        : CellEntry(raster: .undecided, payload: entry.payload, tag: tag)
                 }
             }
         }
