@@ -67,12 +67,6 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
         if capacity > storage.capacity { makeUnique(capacity: capacity) }
     }
 
-    mutating func removeLast(_ k: Int) {
-        precondition(k >= 0 && k <= storage.count, "can't remove more elements than the array holds")
-        makeUnique(capacity: storage.capacity)
-        storage.count -= k
-    }
-
     mutating func removeAll() { storage = Storage(capacity: 0) }
 
     /// Drops spare capacity.

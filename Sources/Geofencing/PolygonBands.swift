@@ -50,9 +50,8 @@ extension RegionStore {
     static let edgesPerBand = 16
     static let bandRiseShare = 4.0
 
-    /// Computes the bands of the parts appended since the last call: the index does this for regions it
-    /// adds, and `reorderShapes` for all after a bulk load, so a load does not compute them twice. A bulk
-    /// load's are computed on every core: they are a third of the index build.
+    /// Computes the bands of the parts appended since the last call: the loader does this for all it
+    /// loads, on every core, and the index for regions it adds.
     mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
         let chunkCount = missing.count >= partsPerChunk ? min(8, missing.count / partsPerChunk) : 1
@@ -99,7 +98,7 @@ extension RegionStore {
     }
 
     /// Appends a large part's band lists; returns the index of its first band in `bandEdgeStart`.
-    private mutating func appendLists(_ lists: [[UInt32]]) -> UInt32 {
+    mutating func appendLists(_ lists: [[UInt32]]) -> UInt32 {
         let first = UInt32(bandEdgeStart.count)
         for list in lists {
             bandEdgeStart.append(UInt32(bandEdges.count))

@@ -33,6 +33,7 @@ public enum RegionLoader {
                 }
             }
         }
+        loaded.appendMissingBands()
         store = loaded
     }
 

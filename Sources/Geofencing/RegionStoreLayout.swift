@@ -10,6 +10,7 @@ extension RegionStore {
     /// The bulk of the data is copied in its old order (sequential reads, scattered block writes): read in
     /// the new order instead, every region costs a few cache misses in a row, and the copy takes 3× longer.
     mutating func reorderShapes(_ slotsInOrder: [UInt32]) {
+        appendMissingBands()
         // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read,
         // at random, so each slot's reads start `lookahead` slots early.
         let none = UInt32.max
@@ -47,7 +48,14 @@ extension RegionStore {
         var newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0], newPositionStart: [UInt32] = [0]
         var newPolygonRingStart: [UInt32] = [0], newPartSlots: [UInt32] = [], newPartFirstStored: [UInt32] = []
         newPositionStart.reserveCapacity(ringPositionStart.count)
+        newRingStart.reserveCapacity(partRingStart.count)
+        newPartSlots.reserveCapacity(partSlots.count)
+        newPartFirstStored.reserveCapacity(partFirstStored.count)
+        newPartStart.reserveCapacity(polygonOrder.count + 1)
+        newPolygonRingStart.reserveCapacity(polygonOrder.count + 1)
         var destination = [Int](repeating: -1, count: partRingStart.count - 1)
+        var partOrder: [Int] = []   // old part number of each new part
+        partOrder.reserveCapacity(partSlots.count)
         var position = 0, fixedPosition = 0, doublePosition = 0
         for old in polygonOrder.lazy.map(Int.init) {
             let firstPart = Int(polygonPartStart[old])
@@ -58,6 +66,7 @@ extension RegionStore {
                 }
                 newRingStart.append(UInt32(newPositionStart.count - 1))
                 newPartSlots.append(partSlots[part])
+                partOrder.append(part)
                 let count = positions(ofPart: part).count
                 if Int(partFirstStored[part]) & Self.doubleStorage != 0 {
                     destination[part] = doublePosition | Self.doubleStorage
@@ -76,9 +85,14 @@ extension RegionStore {
         // The copies, in old order.
         let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition)
         let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition)
-        var newCircles = circles
-        newCircles.removeLast(circles.count - Int(circleCount))
-        for old in 0..<circles.count where newCircleOf[old] != none { newCircles[Int(newCircleOf[old])] = circles[old] }
+        var newCircles = CacheLineArray<Circle>()
+        newCircles.append(count: Int(circleCount)) { target in
+            circles.withUnsafeBufferPointer { circles in
+                for old in circles.indices where newCircleOf[old] != none {
+                    (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
+                }
+            }
+        }
 
         circles = newCircles
         partSlots = newPartSlots
@@ -90,13 +104,38 @@ extension RegionStore {
         fixedCoordinates = newFixedCoordinates
         partFirstStored = newPartFirstStored
         shapeIndex = newShapeIndex
-        partHeaders.removeAll()
+        moveBands(partOrder, destination)
+        shrinkToFit()
+    }
+
+    /// The part headers in the new order (`partOrder`: old part number of each new part, `destination`:
+    /// its new stored position). A small part's masks number edges within the part, so its header moves as
+    /// it is; large parts' band lists and rasters are made again, which drops those of removed parts.
+    private mutating func moveBands(_ partOrder: [Int], _ destination: [Int]) {
+        var large: [Int] = []
+        let old = partHeaders
+        var moved = CacheLineArray<PartHeader>()
+        moved.append(count: partOrder.count) { headers in
+            old.withUnsafeBufferPointer { old in
+                for (new, part) in partOrder.enumerated() {
+                    var header = old[part]
+                    header.firstPosition = UInt32(destination[part])
+                    (headers.baseAddress! + new).initialize(to: header)
+                    if !header.isMasked { large.append(new) }
+                }
+            }
+        }
+        partHeaders = moved
         bandEdgeStart = []
         bandEdges = []
         rasters = []
         rasterCells = []
-        appendMissingBands()
-        shrinkToFit()
+        for part in large {
+            let bands = bands(ofPart: part)
+            partHeaders[part] = bands.header
+            if !bands.header.isMasked { partHeaders[part].words[0] = appendLists(bands.lists) }
+            appendRaster(ofPart: part)
+        }
     }
 
     /// The vertices of one storage (`source`: doubles or fixed point), each old part's at its

@@ -23,7 +23,9 @@ import Testing
         b.shrinkToFit()
         #expect(b.capacity == 101 && b[100].minY == 0 && b[99].slot == 99)
         var c = b
-        c.removeLast(2)
-        #expect(c.count == 99 && b.count == 101 && c[98].slot == 98)
+        c.append(count: 2) { new in
+            for k in new.indices { (new.baseAddress! + k).initialize(to: Self.header(200 + k)) }
+        }
+        #expect(c.count == 103 && b.count == 101 && c[102].slot == 201 && c[99].slot == 99)
     }
 }
