@@ -11,20 +11,23 @@ import Dispatch
 /// misses of their own; the quantized boxes leave only the items whose box holds the point (give or take
 /// 1/256 of a cell). Each entry also carries what its item looks like there (`CellEntry`: a circle itself,
 /// or a polygon part's `SubcellRaster` over that box), so most of those are answered by the grid alone:
-/// inside (the entry's tag is then the region's slot), outside, or to be tested exactly. Cells are as small as `bytesPerItem` allows: smaller cells mean shorter scans and finer
-/// rasters but more entries, as an item is listed in every cell its box meets.
+/// inside (the entry's tag is then the region's slot), outside, or to be tested exactly. Cells are as
+/// small as `bytesPerItem` allows: smaller cells mean shorter scans and finer rasters but more entries,
+/// as an item is listed in every cell its box meets.
 struct CellGrid: Sendable {
     /// Memory allowance per item: `bytesPerEntry` per entry, 4 per cell. 80 bytes make cells small enough
-    /// for the rasters to decide three candidates in four at a million regions; the whole index then takes
-    /// 276 bytes per region there, within the budget of 150 per region and 16 per vertex (318).
+    /// for the entries to decide seven candidates in eight at a million regions; the whole index then
+    /// takes 276 bytes per region there, within the budget of 150 per region and 16 per vertex (318).
     static let bytesPerItem = 80
     static let bytesPerEntry = 4 + MemoryLayout<CellEntry>.stride
     /// Items whose entry counts estimate a cell size's cost.
     static let sampleSize = 20_000
 
     private(set) var minX = 0.0, minY = 0.0, maxX = -1.0, maxY = -1.0
-    /// Sub-cells (1/256 of a cell) per degree, and places (`placementUnits` per sub-cell) per degree.
+    /// Sub-cells (1/256 of a cell) per degree, degrees per sub-cell, and places (`placementUnits` per
+    /// sub-cell) per degree.
     private(set) var scaleX = 0.0, scaleY = 0.0
+    private(set) var degreesPerSubX = 0.0, degreesPerSubY = 0.0
     private(set) var placesPerDegreeX = 0.0, placesPerDegreeY = 0.0
     private(set) var columns = 0, rows = 0
     /// Entries of cell k are `cellStart[k]..<cellStart[k + 1]`.
@@ -144,6 +147,8 @@ struct CellGrid: Sendable {
         rows = max(1, Int((max(maxY - minY, 1e-9) / size).rounded(.up)))
         scaleX = 256 * stretch / size
         scaleY = 256 / size
+        degreesPerSubX = 1 / scaleX
+        degreesPerSubY = 1 / scaleY
         placesPerDegreeX = scaleX * Double(Self.placementUnits)
         placesPerDegreeY = scaleY * Double(Self.placementUnits)
     }
@@ -235,8 +240,8 @@ struct CellGrid: Sendable {
         return Int(truncatingIfNeeded: (offset &* reciprocals[Int(high &- low)]) >> 32)
     }
 
-    /// `2^32 · 8 / ((span + 1) · placementUnits)` for each span, rounded up: exact enough that a product
-    /// errs by less than a place.
+    /// `2^32 · 8 / ((span + 1) · placementUnits)` for each span, rounded up: with offsets below 2^16 the
+    /// excess never reaches the next whole number, so every quotient is exact.
     static let subcellReciprocals: [UInt64] = (0..<256).map { span in
         let places = UInt64((span + 1) * placementUnits)
         return ((1 << 32) * UInt64(SubcellFrame.size) + places - 1) / places

@@ -53,11 +53,12 @@ extension CellGrid {
     /// columns and rows (see `subcell`), and the cell's places.
     func frame(cell: Int, box: UInt32) -> SubcellFrame {
         let lowX = Int(box & 255), highX = Int(box >> 8 & 255), lowY = Int(box >> 16 & 255), highY = Int(box >> 24)
-        let column = cell % columns, row = cell / columns, size = Double(SubcellFrame.size)
+        let column = cell % columns, row = cell / columns
         let places = CellPlaces(minX: minX, minY: minY, perDegreeX: placesPerDegreeX, perDegreeY: placesPerDegreeY,
                                 cellX: Double(256 * column * Self.placementUnits), cellY: Double(256 * row * Self.placementUnits))
-        return SubcellFrame(x0: minX + Double(256 * column + lowX) / scaleX, y0: minY + Double(256 * row + lowY) / scaleY,
-                            width: Double(highX - lowX + 1) / size / scaleX, height: Double(highY - lowY + 1) / size / scaleY,
+        return SubcellFrame(x0: minX + Double(256 * column + lowX) * degreesPerSubX, y0: minY + Double(256 * row + lowY) * degreesPerSubY,
+                            width: Double(highX - lowX + 1) * degreesPerSubX / Double(SubcellFrame.size),
+                            height: Double(highY - lowY + 1) * degreesPerSubY / Double(SubcellFrame.size),
                             cellShare: Double((highX - lowX + 1) * (highY - lowY + 1)) / (256 * 256),
                             marginX: SubcellFrame.margin + 2 / placesPerDegreeX, marginY: SubcellFrame.margin + 2 / placesPerDegreeY,
                             places: places)

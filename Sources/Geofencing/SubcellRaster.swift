@@ -12,11 +12,6 @@ struct SubcellRaster: Equatable {
     /// Every sub-rectangle undecided: queries test the shape itself.
     static let undecided = SubcellRaster()
 
-    func verdict(column: Int, row: Int) -> SubcellVerdict {
-        let code = code(column: column, row: row)
-        return code == Self.insideCode ? .inside : code == Self.outsideCode ? .outside : .undecided
-    }
-
     /// The 2 bits of sub-rectangle (column, row): `insideCode`, `outsideCode` or `undecidedCode`.
     @inline(__always)
     func code(column: Int, row: Int) -> UInt64 {
@@ -42,10 +37,6 @@ struct SubcellRaster: Equatable {
         m = (m | m << 2) & 0x3333
         return (m | m << 1) & 0x5555
     }
-}
-
-enum SubcellVerdict {
-    case undecided, inside, outside
 }
 
 /// Where a raster's sub-rectangles lie, in degrees: column c spans longitudes `x0 + c · width` to

@@ -8,16 +8,16 @@ import Testing
         var raster = SubcellRaster()
         raster.setRow(5, inside: 0b1000_0101, outside: 0b0011_0000)
         raster.setRow(2, inside: 0b0000_0001, outside: 0)
-        #expect(raster.verdict(column: 0, row: 5) == .inside)
-        #expect(raster.verdict(column: 2, row: 5) == .inside)
-        #expect(raster.verdict(column: 7, row: 5) == .inside)
-        #expect(raster.verdict(column: 4, row: 5) == .outside)
-        #expect(raster.verdict(column: 5, row: 5) == .outside)
-        #expect(raster.verdict(column: 1, row: 5) == .undecided)
-        #expect(raster.verdict(column: 0, row: 2) == .inside)
-        #expect(raster.verdict(column: 0, row: 6) == .undecided)
+        #expect(raster.code(column: 0, row: 5) == SubcellRaster.insideCode)
+        #expect(raster.code(column: 2, row: 5) == SubcellRaster.insideCode)
+        #expect(raster.code(column: 7, row: 5) == SubcellRaster.insideCode)
+        #expect(raster.code(column: 4, row: 5) == SubcellRaster.outsideCode)
+        #expect(raster.code(column: 5, row: 5) == SubcellRaster.outsideCode)
+        #expect(raster.code(column: 1, row: 5) == SubcellRaster.undecidedCode)
+        #expect(raster.code(column: 0, row: 2) == SubcellRaster.insideCode)
+        #expect(raster.code(column: 0, row: 6) == SubcellRaster.undecidedCode)
         raster.setRow(5, inside: 0, outside: 0)
-        #expect(raster.verdict(column: 0, row: 5) == .undecided)
+        #expect(raster.code(column: 0, row: 5) == SubcellRaster.undecidedCode)
     }
 
     /// Frames of random size and place around a shape's box, as grid cells cut boxes.
@@ -39,8 +39,8 @@ import Testing
         var decided = 0
         for row in 0..<8 {
             for column in 0..<8 {
-                let verdict = raster.verdict(column: column, row: row)
-                guard verdict != .undecided else { continue }
+                let code = raster.code(column: column, row: row)
+                guard code != SubcellRaster.undecidedCode else { continue }
                 decided += 1
                 let x0 = frame.x0 + Double(column) * frame.width, y0 = frame.y0 + Double(row) * frame.height
                 var points = [(x0, y0), (x0 + frame.width, y0), (x0, y0 + frame.height), (x0 + frame.width, y0 + frame.height)]
@@ -48,8 +48,8 @@ import Testing
                     points.append((x0 + frame.width * Double.random(in: 0...1, using: &rng),
                                    y0 + frame.height * Double.random(in: 0...1, using: &rng)))
                 }
-                for (x, y) in points where contains(x, y) != (verdict == .inside) {
-                    Issue.record("sub-rectangle \(column),\(row) is \(verdict), but \(x),\(y) is not")
+                for (x, y) in points where contains(x, y) != (code == SubcellRaster.insideCode) {
+                    Issue.record("sub-rectangle \(column),\(row) has code \(code), but \(x),\(y) is not that")
                     return decided
                 }
             }
