@@ -16,7 +16,7 @@ import Dispatch
 /// as an item is listed in every cell its box meets.
 struct CellGrid: Sendable {
     /// Memory allowance per item: `bytesPerEntry` per entry, 4 per cell. 80 bytes make cells small enough
-    /// for the entries to decide seven candidates in eight at a million regions; the whole index then
+    /// for the entries to decide six candidates in seven at a million regions; the whole index then
     /// takes 276 bytes per region there, within the budget of 150 per region and 16 per vertex (318).
     static let bytesPerItem = 80
     static let bytesPerEntry = 4 + MemoryLayout<CellEntry>.stride

@@ -7,11 +7,12 @@ extension RegionIndex {
 
     /// Calls `body` once for every region containing the point, in no particular order.
     ///
-    /// The grid answers most candidates from its rasters (three in four at a million regions). The others
-    /// go in stages, each starting the memory reads the next one needs before it uses any: their records
-    /// (circles, polygon part headers with their band masks, a cache line each); the edges in the point's
-    /// band of each small polygon part. At a million regions nearly every read of a stage misses the cache,
-    /// and this way a query waits for about one miss per stage instead of one per read.
+    /// The grid answers most candidates from its entries (six in seven at a million regions: circles all
+    /// but within a hair of their boundary, polygon parts from their rasters). The others go in stages,
+    /// each starting the memory reads the next one needs before it uses any: their records (circles,
+    /// polygon part headers with their band masks, a cache line each); the edges in the point's band of
+    /// each small polygon part. At a million regions nearly every read of a stage misses the cache, and
+    /// this way a query waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.stagedCandidates) { shapes in

@@ -133,7 +133,7 @@ extension RegionStore {
         for part in large {
             let bands = bands(ofPart: part)
             partHeaders[part] = bands.header
-            if !bands.header.isMasked { partHeaders[part].words[0] = appendLists(bands.lists) }
+            partHeaders[part].words[0] = appendLists(bands.lists)
             appendRaster(ofPart: part)
         }
     }
