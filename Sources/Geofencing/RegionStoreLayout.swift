@@ -57,7 +57,8 @@ extension RegionStore {
         var partOrder: [Int] = []   // old part number of each new part
         partOrder.reserveCapacity(partSlots.count)
         var position = 0, fixedPosition = 0, doublePosition = 0
-        for old in polygonOrder.lazy.map(Int.init) {
+        for (k, old) in polygonOrder.lazy.map(Int.init).enumerated() {
+            prefetchPolygon(polygonOrder, ahead: k)
             let firstPart = Int(polygonPartStart[old])
             let base = Int(ringPositionStart[Int(partRingStart[firstPart])])
             for part in firstPart..<Int(polygonPartStart[old + 1]) {
@@ -88,8 +89,13 @@ extension RegionStore {
         var newCircles = CacheLineArray<Circle>()
         newCircles.append(count: Int(circleCount)) { target in
             circles.withUnsafeBufferPointer { circles in
-                for old in circles.indices where newCircleOf[old] != none {
-                    (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
+                // Halves of the old circles on two cores: their new places do not overlap.
+                nonisolated(unsafe) let (target, circles) = (target, circles)
+                let newCircleOf = newCircleOf, halves = circles.count >= 2 * Self.partsPerChunk ? 2 : 1
+                DispatchQueue.concurrentPerform(iterations: halves) { half in
+                    for old in circles.count * half / halves..<circles.count * (half + 1) / halves where newCircleOf[old] != none {
+                        (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
+                    }
                 }
             }
         }
@@ -106,6 +112,26 @@ extension RegionStore {
         shapeIndex = newShapeIndex
         moveBands(partOrder, destination)
         shrinkToFit()
+    }
+
+    /// Starts loading, for polygons further down `order`, what the re-layout reads of them at random:
+    /// each level's index comes from the level before, so each starts when that one has surely loaded.
+    @inline(__always)
+    private func prefetchPolygon(_ order: [UInt32], ahead k: Int) {
+        let far = 24, middle = 16, near = 8
+        if k + far < order.count {
+            polygonPartStart.withUnsafeBufferPointer { prefetch($0.baseAddress! + Int(order[k + far])) }
+        }
+        if k + middle < order.count {
+            let part = Int(polygonPartStart[Int(order[k + middle])])
+            partRingStart.withUnsafeBufferPointer { prefetch($0.baseAddress! + part) }
+            partSlots.withUnsafeBufferPointer { prefetch($0.baseAddress! + part) }
+            partFirstStored.withUnsafeBufferPointer { prefetch($0.baseAddress! + part) }
+        }
+        if k + near < order.count {
+            let ring = Int(partRingStart[Int(polygonPartStart[Int(order[k + near])])])
+            ringPositionStart.withUnsafeBufferPointer { prefetch($0.baseAddress! + ring) }
+        }
     }
 
     /// The part headers in the new order (`partOrder`: old part number of each new part, `destination`:
