@@ -1,10 +1,9 @@
-/// What a grid entry knows of its shape (see `CellGrid`): over an 8×8 raster laid on the entry's box within
-/// its cell, whether each sub-rectangle lies wholly inside the shape, wholly outside it, or is undecided
-/// (the shape's boundary passes near it). A query whose point falls in a decided sub-rectangle has its
-/// answer without reading the shape's record or edges, which at a million regions is most of a query's
-/// cost. 2 bits per sub-rectangle, 16 bytes: row r is bits 16r..<16r + 16 of `low` (rows 0-3) or
-/// 16(r - 4)..<16(r - 4) + 16 of `high`, 2 per column. (Plain words, not a vector: a grid entry holding
-/// one then packs in 24 bytes instead of 32.)
+/// What a grid entry knows of its polygon part (see `CellEntry`): over an 8×8 raster laid on the entry's
+/// box within its cell, whether each sub-rectangle lies wholly inside the shape, wholly outside it, or is
+/// undecided (the shape's boundary passes near it). A query whose point falls in a decided sub-rectangle
+/// has its answer without reading the shape's record or edges, which at a million regions is most of a
+/// query's cost. 2 bits per sub-rectangle, 16 bytes: row r is bits 16r..<16r + 16 of `low` (rows 0-3) or
+/// 16(r - 4)..<16(r - 4) + 16 of `high`, 2 per column.
 struct SubcellRaster: Equatable {
     var low: UInt64 = 0
     var high: UInt64 = 0
@@ -41,7 +40,7 @@ struct SubcellRaster: Equatable {
 
 /// Where a raster's sub-rectangles lie, in degrees: column c spans longitudes `x0 + c · width` to
 /// `x0 + (c + 1) · width`, row r likewise from `y0`. A verdict holds for its sub-rectangle widened by
-/// `marginX` and `marginY` on every side, more than a query errs in placing a point (`CellGrid.fine`),
+/// `marginX` and `marginY` on every side, more than a query errs in placing a point (`CellGrid.placementUnits`),
 /// so every point a query places in it shares it.
 struct SubcellFrame {
     var x0: Double
