@@ -18,26 +18,35 @@ public enum RegionLoader {
         guard stat(path, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
         let files = (info.st_mode & S_IFMT) == S_IFDIR ? try regionFiles(in: path) : [path]
         var loaded = store
-        let validator = RegionValidator()
         var firstSlots: [(file: String, slot: UInt32)] = []
         for file in files {
             firstSlots.append((file, UInt32(loaded.slotCount)))
-            try withMappedFile(file) { (bytes) throws(RegionLoadError) in
-                var reader = GeoJSONReader(bytes: bytes, file: file)
-                try reader.readFeatures { _, draft in
-                    try validator.validate(&draft)
-                    if let earlier = draft.id.withUnsafeBufferPointer({ loaded.find($0) }) {
-                        throw InvalidRegion(duplicateMessage(draft.id, earlier: earlier, firstSlots: firstSlots))
+            let ingest = FeatureIngest(into: loaded, file: file, firstSlots: firstSlots)
+            loaded = RegionStore()   // the ingest's store is then the only one, and appends copy nothing
+            var readError: RegionLoadError?
+            do throws(RegionLoadError) {
+                try withMappedFile(file) { (bytes) throws(RegionLoadError) in
+                    var reader = GeoJSONReader(bytes: bytes, file: file)
+                    try reader.readFeatures { number, draft in
+                        guard ingest.put(number, &draft) else { throw IngestStopped() }
                     }
-                    _ = try loaded.append(draft)
                 }
+            } catch {
+                readError = error
             }
+            // A feature that failed validation comes before whatever stopped the reader.
+            if let failure = ingest.finish() { throw failure }
+            if let readError { throw readError }
+            loaded = ingest.store
         }
         loaded.appendMissingBands()
         store = loaded
     }
 
-    private static func duplicateMessage(_ id: [UInt8], earlier: UInt32, firstSlots: [(file: String, slot: UInt32)]) -> String {
+    /// Thrown into the reader once a feature has failed, to stop it.
+    private struct IngestStopped: Error {}
+
+    static func duplicateMessage(_ id: [UInt8], earlier: UInt32, firstSlots: [(file: String, slot: UInt32)]) -> String {
         let text = "duplicate id \"\(String(decoding: id, as: UTF8.self))\""
         guard let origin = firstSlots.last(where: { $0.slot <= earlier }) else { return text + " (already loaded)" }
         return text + " (first used by feature \(earlier - origin.slot) of \(origin.file))"

@@ -86,6 +86,24 @@ import Testing
         }
     }
 
+    /// Features are validated on a second thread while later ones are parsed: the first error in the
+    /// file is still the one reported, however far the reader has run ahead.
+    @Test func anInvalidFeatureIsReportedBeforeALaterSyntaxError() {
+        let bowtie = polygonFeature("bowtie", "[[[0,0],[1,1],[1,0],[0,1],[0,0]]]")
+        let later = (0..<300).map { circleFeature("c\($0)", 1, 1, radius: "5") }.joined(separator: ",\n")
+        let text = "{\"type\":\"FeatureCollection\",\"features\":[\n" + circleFeature("ok", 1, 1, radius: "5") + ",\n"
+            + bowtie + ",\n" + later + ",\n{\"type\":\"Feature\" \"id\":1}]}"
+        #expect(loadError(text) == "bad.geojson: feature 1: invalid polygon: Self-intersection at [0.5, 0.5]")
+        let valid = "{\"type\":\"FeatureCollection\",\"features\":[\n" + later + ",\n{\"type\":\"Feature\" \"id\":1}]}"
+        #expect(loadError(valid)?.hasPrefix("bad.geojson: invalid JSON at line 302") == true)
+    }
+
+    @Test func aDuplicateFarBehindItsFirstUseNamesBoth() {
+        let features = (0..<500).map { circleFeature("c\($0)", 1, 1, radius: "5") } + [circleFeature("c3", 2, 2, radius: "5")]
+        #expect(loadError("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}")
+            == "bad.geojson: feature 500: duplicate id \"c3\" (first used by feature 3 of \(dir.path)/bad.geojson)")
+    }
+
     @Test func missingID() {
         let feature = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,1]},\"properties\":{\"radius\":3}}"
         #expect(loadError(collection(feature)) == "bad.geojson: feature 0: missing id (neither \"id\" nor \"properties.id\")")
