@@ -60,8 +60,7 @@ struct CellGrid: Sendable {
         // pairs from there and classifies them (an item's geometry is prepared once for all its entries).
         // A cell's entries come in item order, as one pass would place them.
         let columns = self.columns, cellCount = columns * rows, grid = self
-        let chunkCount = max(1, min(4, n / Self.itemsPerChunk))
-        let chunks: [Range<Int>] = (0..<chunkCount).map { k in n * k / chunkCount..<n * (k + 1) / chunkCount }
+        let chunks = chunkRanges(of: 0..<n, atLeast: Self.itemsPerChunk, limit: 4)
         // Chunk k's counts, then its places, are `cursors[k * cellCount..<(k + 1) * cellCount]`.
         var cursors = [UInt32](repeating: 0, count: chunks.count * cellCount)
         var cellStart = [UInt32](repeating: 0, count: cellCount + 1)

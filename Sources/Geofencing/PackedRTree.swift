@@ -116,8 +116,8 @@ struct PackedRTree: Sendable {
 
     /// Calls `body` with consecutive ranges covering 0..<n, on every core when n is large.
     static func inChunks(_ n: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let chunks = max(1, min(8, n / itemsPerChunk))
-        DispatchQueue.concurrentPerform(iterations: chunks) { k in body(n * k / chunks..<n * (k + 1) / chunks) }
+        let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerChunk)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { k in body(chunks[k]) }
     }
 
     @inline(__always)

@@ -54,20 +54,17 @@ extension RegionStore {
     /// loads, on every core, and the index for regions it adds.
     mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
-        let chunkCount = missing.count >= partsPerChunk ? min(8, missing.count / partsPerChunk) : 1
-        if chunkCount == 1 {
+        let chunks = chunkRanges(of: missing, atLeast: partsPerChunk)
+        if chunks.count == 1 {
             for part in missing { appendBands(bands(ofPart: part)) }
         } else {
             // Headers are written in place on every core; large parts' lists are appended after, in order.
             let store = self
-            let chunks = (0..<chunkCount).map { k in
-                missing.lowerBound + missing.count * k / chunkCount..<missing.lowerBound + missing.count * (k + 1) / chunkCount
-            }
-            nonisolated(unsafe) var lists = [[(part: Int, lists: [[UInt32]])]](repeating: [], count: chunkCount)
+            nonisolated(unsafe) var lists = [[(part: Int, lists: [[UInt32]])]](repeating: [], count: chunks.count)
             partHeaders.append(count: missing.count) { headers in
                 lists.withUnsafeMutableBufferPointer { lists in
                     nonisolated(unsafe) let (headers, lists) = (headers, lists)
-                    DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
+                    DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
                         for part in chunks[k] {
                             let bands = store.bands(ofPart: part)
                             (headers.baseAddress! + part - missing.lowerBound).initialize(to: bands.header)

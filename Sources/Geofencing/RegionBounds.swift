@@ -64,13 +64,13 @@ extension RegionStore {
     /// The boxes of every live geographic slot (4 doubles each) in slot order, with the slot and part of
     /// each: the items of an index build. Listed in chunks of slots on every core, then joined in order.
     func indexItems() -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
-        let chunkCount = max(1, min(8, slotCount / Self.slotsPerChunk)), store = self
-        nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: chunkCount)
+        let ranges = chunkRanges(of: 0..<slotCount, atLeast: Self.slotsPerChunk), store = self
+        nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
         chunks.withUnsafeMutableBufferPointer { chunks in
             nonisolated(unsafe) let chunks = chunks
-            DispatchQueue.concurrentPerform(iterations: chunkCount) { k in
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
                 var boxes: [Double] = [], slots: [UInt32] = [], parts: [UInt32] = []
-                for slot in store.slotCount * k / chunkCount..<store.slotCount * (k + 1) / chunkCount {
+                for slot in ranges[k] {
                     store.boxes(ofSlot: slot) { box, part in
                         box.appending(to: &boxes)
                         slots.append(UInt32(slot))
@@ -80,7 +80,7 @@ extension RegionStore {
                 chunks[k] = (boxes, slots, parts)
             }
         }
-        if chunkCount == 1 { return chunks[0] }
+        if chunks.count == 1 { return chunks[0] }
         return (chunks.flatMap(\.boxes), chunks.flatMap(\.slots), chunks.flatMap(\.parts))
     }
 }

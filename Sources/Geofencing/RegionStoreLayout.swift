@@ -91,9 +91,9 @@ extension RegionStore {
             circles.withUnsafeBufferPointer { circles in
                 // Halves of the old circles on two cores: their new places do not overlap.
                 nonisolated(unsafe) let (target, circles) = (target, circles)
-                let newCircleOf = newCircleOf, halves = circles.count >= 2 * Self.partsPerChunk ? 2 : 1
-                DispatchQueue.concurrentPerform(iterations: halves) { half in
-                    for old in circles.count * half / halves..<circles.count * (half + 1) / halves where newCircleOf[old] != none {
+                let newCircleOf = newCircleOf, halves = chunkRanges(of: circles.indices, atLeast: Self.partsPerChunk, limit: 2)
+                DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+                    for old in halves[half] where newCircleOf[old] != none {
                         (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
                     }
                 }
@@ -171,9 +171,9 @@ extension RegionStore {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
             source.withUnsafeBufferPointer { source in
                 nonisolated(unsafe) let (source, target) = (source, target)
-                let halves = destination.count >= 2 * Self.partsPerChunk ? 2 : 1
-                DispatchQueue.concurrentPerform(iterations: halves) { half in
-                    for part in destination.count * half / halves..<destination.count * (half + 1) / halves
+                let halves = chunkRanges(of: destination.indices, atLeast: Self.partsPerChunk, limit: 2)
+                DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+                    for part in halves[half]
                     where destination[part] >= 0 && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
                         let from = Int(partFirstStored[part]) & Self.storedIndexMask
                         let to = destination[part] & Self.storedIndexMask

@@ -35,4 +35,14 @@ import Testing
         tree.search(minX: 13.4000001, minY: 52.5200001, maxX: 13.4000001, maxY: 52.5200001) { got.append($0) }
         #expect(got == [7])
     }
+
+    @Test func buildStepsSplitTheirItemsIntoConsecutiveChunksForTheCores() {
+        for (range, size, limit) in [(0..<0, 10, 8), (5..<9, 10, 8), (0..<1_000_003, 100_000, 8), (7..<250_007, 50_000, 2)] {
+            let chunks = chunkRanges(of: range, atLeast: size, limit: limit)
+            #expect(chunks.first?.lowerBound == range.lowerBound && chunks.last?.upperBound == range.upperBound)
+            #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(chunks.count == max(1, min(limit, range.count / size)))
+            #expect(chunks.count == 1 || chunks.allSatisfy { $0.count >= size })
+        }
+    }
 }
