@@ -16,21 +16,21 @@ extension CellGrid {
     func place(_ boxes: [Double], _ items: Range<Int>, _ payloads: [UInt32], _ tags: [UInt32], _ cursor: UnsafeMutableBufferPointer<UInt32>,
                _ entryBoxes: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
                _ classify: Classifier) {
-        let columns = self.columns
-        var frames: [SubcellFrame] = [], framed: [Int] = [], staged: [CellEntry] = []
-        frames.reserveCapacity(Self.framesPerCall)
-        framed.reserveCapacity(Self.framesPerCall)
-        staged.reserveCapacity(Self.framesPerCall)
-        func classifyFramed(_ payload: UInt32) {
-            guard !frames.isEmpty else { return }
-            staged.removeAll(keepingCapacity: true)
-            for e in framed { staged.append(entries[e]) }
-            frames.withUnsafeBufferPointer { frames in staged.withUnsafeMutableBufferPointer { classify(payload, frames, $0) } }
-            for (k, e) in framed.enumerated() { entries[e] = staged[k] }
-            frames.removeAll(keepingCapacity: true)
-            framed.removeAll(keepingCapacity: true)
+        // Plain buffers, not arrays: arrays captured by the span closure were checked for exclusive
+        // access at run time on every append, a sixth of the whole build.
+        let columns = self.columns, batch = Self.framesPerCall
+        let frames = UnsafeMutableBufferPointer<SubcellFrame>.allocate(capacity: batch)
+        let staged = UnsafeMutableBufferPointer<CellEntry>.allocate(capacity: batch)
+        let framed = UnsafeMutableBufferPointer<Int>.allocate(capacity: batch)
+        defer { frames.deallocate(); staged.deallocate(); framed.deallocate() }
+        // Entries of one item go to different cells: they are classified together in `staged`.
+        func classifyStaged(_ count: Int, _ payload: UInt32) {
+            guard count > 0 else { return }
+            classify(payload, UnsafeBufferPointer(rebasing: frames[..<count]), UnsafeMutableBufferPointer(rebasing: staged[..<count]))
+            for k in 0..<count { entries[framed[k]] = staged[k] }
         }
         forEachSpan(boxes, items) { i, g0x, g1x, g0y, g1y in
+            var count = 0
             for r in (g0y >> 8)...(g1y >> 8) {
                 let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
                 for c in (g0x >> 8)...(g1x >> 8) {
@@ -39,13 +39,17 @@ extension CellGrid {
                     cursor[r * columns + c] += 1
                     let box = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
                     entryBoxes[e] = box
-                    entries[e] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
-                    frames.append(frame(cell: r * columns + c, box: box))
-                    framed.append(e)
-                    if frames.count == Self.framesPerCall { classifyFramed(payloads[i]) }
+                    staged[count] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
+                    frames[count] = frame(cell: r * columns + c, box: box)
+                    framed[count] = e
+                    count += 1
+                    if count == batch {
+                        classifyStaged(count, payloads[i])
+                        count = 0
+                    }
                 }
             }
-            classifyFramed(payloads[i])
+            classifyStaged(count, payloads[i])
         }
     }
 
