@@ -61,6 +61,10 @@ final class FeatureIngest: @unchecked Sendable {
     }
 
     private func work() {
+        // The store is worked on as a local: read through `self` inside the id lookup's closure, it was
+        // copied (every array retained and released) for each feature.
+        var store = self.store
+        self.store = RegionStore()
         var taken = 0
         while true {
             filled.wait()
@@ -70,11 +74,12 @@ final class FeatureIngest: @unchecked Sendable {
             if number < 0 { break }
             if failure == nil {
                 do throws(InvalidRegion) {
-                    try validator.validate(&drafts[k])
-                    if let earlier = drafts[k].id.withUnsafeBufferPointer({ store.find($0) }) {
-                        throw InvalidRegion(RegionLoader.duplicateMessage(drafts[k].id, earlier: earlier, firstSlots: firstSlots))
+                    let draft = drafts + k
+                    try validator.validate(&draft.pointee)
+                    if let earlier = draft.pointee.id.withUnsafeBufferPointer({ store.find($0) }) {
+                        throw InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier, firstSlots: firstSlots))
                     }
-                    _ = try store.append(drafts[k])
+                    _ = try store.append(draft.pointee)
                 } catch {
                     failure = RegionLoadError(file: file, feature: number, reason: error.reason)
                     failed.store(true, ordering: .relaxed)
@@ -82,6 +87,7 @@ final class FeatureIngest: @unchecked Sendable {
             }
             free.signal()
         }
+        self.store = store
         finished.signal()
     }
 }
