@@ -64,32 +64,40 @@ extension RegionStore {
             let u1 = (edge.x1 - frame.x0) * scaleX, v1 = (edge.y1 - frame.y0) * scaleY
             let lowV = min(v0, v1), highV = max(v0, v1), lowU = min(u0, u1), highU = max(u0, u1)
             guard highV + marginY >= 0, lowV - marginY <= size, highU + marginX >= 0 else { continue }
-            let firstRow = Self.subcell(lowV - marginY), lastRow = Self.subcell(highV + marginY)
-            if lowU - marginX > size {
-                // Right of the frame: it only flips the rows whose centre line it crosses.
-                for row in firstRow...lastRow where (v0 > Double(row) + 0.5) != (v1 > Double(row) + 0.5) {
-                    crossings ^= 0xFF << UInt64(8 * row)
+            let slope = v0 == v1 ? 0 : (u1 - u0) / (v1 - v0)
+            // Rows whose centre line the edge crosses, r + 0.5 in [lowV, highV): their centres left of the
+            // crossing, columns c < t, have rays that meet it. Counted as ⌊t⌋ + 1 (were t a whole number,
+            // column t would be near the edge, and whether it counts would not matter).
+            let firstCrossed = max(0, -Self.floor(0.5 - lowV)), lastCrossed = min(7, -Self.floor(0.5 - highV) - 1)
+            if firstCrossed <= lastCrossed {
+                for row in firstCrossed...lastCrossed {
+                    let t = u0 + (Double(row) + 0.5 - v0) * slope - 0.5
+                    let count = Int(min(max(t + 1, 0), size))
+                    crossings ^= UInt64((1 << count) - 1) << UInt64(8 * row)
                 }
+            }
+            if lowU - marginX > size { continue }   // right of the frame: it only flips rows
+            let firstRow = Self.subcell(lowV - marginY), lastRow = Self.subcell(highV + marginY)
+            // Within one row or column (or level), the edge's box is all it comes near (unclamped: an
+            // edge leaving the frame may still cross rows or columns out there).
+            if Self.floor(lowV - marginY) == Self.floor(highV + marginY)
+                || Self.floor(lowU - marginX) == Self.floor(highU + marginX) || v0 == v1 {
+                let firstColumn = Self.subcell(lowU - marginX), lastColumn = Self.subcell(highU + marginX)
+                let columns = UInt64((2 << lastColumn) - (1 << firstColumn)) &* 0x0101_0101_0101_0101
+                let rows = ((UInt64(2) << UInt64(8 * lastRow)) &- (UInt64(1) << UInt64(8 * firstRow))) & 0x0101_0101_0101_0101
+                near |= columns & (rows &* 0xFF)
                 continue
             }
             // Branch-free below: which way each test goes is close to random, and a mispredicted branch
             // costs more than computing both sides.
-            let slope = v0 == v1 ? 0 : (u1 - u0) / (v1 - v0), horizontal = v0 == v1
             for row in firstRow...lastRow {
-                let shift = UInt64(8 * row), centre = Double(row) + 0.5
-                // Centres left of the crossing, whose rays meet this edge: columns c < t, counted as ⌊t⌋ + 1
-                // (were t a whole number, column t would be near the edge, and whether it counts would not matter).
-                let t = u0 + (centre - v0) * slope - 0.5
-                let count = Int(min(max(t + 1, 0), size))
-                let crosses = (v0 > centre) != (v1 > centre)
-                crossings ^= crosses ? UInt64((1 << count) - 1) << shift : 0
                 // The part of the edge within the row (widened), as a range of u.
                 let low = max(lowV, Double(row) - marginY), high = min(highV, Double(row + 1) + marginY)
                 let uLow = u0 + (low - v0) * slope, uHigh = u0 + (high - v0) * slope
-                let ua = horizontal ? lowU : min(uLow, uHigh), ub = horizontal ? highU : max(uLow, uHigh)
+                let ua = min(uLow, uHigh), ub = max(uLow, uHigh)
                 let meets = ub + marginX >= 0 && ua - marginX <= size
                 let first = Int(min(max(ua - marginX, 0), size - 1)), last = Int(min(max(ub + marginX, 0), size - 1))
-                near |= meets ? UInt64((2 << last) - (1 << first)) << shift : 0
+                near |= meets ? UInt64((2 << last) - (1 << first)) << UInt64(8 * row) : 0
             }
         }
         var raster = SubcellRaster()
@@ -98,6 +106,14 @@ extension RegionStore {
             raster.setRow(row, inside: odd & ~near, outside: ~odd & ~near)
         }
         return raster
+    }
+
+    /// ⌊v⌋ for v within ±2^30 (clamped there), without the call to `floor` that `rounded(.down)`
+    /// costs where SSE4.1 may be missing.
+    @inline(__always)
+    private static func floor(_ v: Double) -> Int {
+        let w = min(max(v, -0x1p30), 0x1p30), f = Int(w)
+        return w < Double(f) ? f - 1 : f
     }
 
     /// The column (or row) holding a value in frame units, clamped to the raster.
