@@ -1,19 +1,29 @@
 import CIntrinsics
+import Dispatch
 
 /// Element group `indices[k]` of `values` at group k of the result, for groups of `width` elements (4 for
 /// boxes), each read started 16 groups early: for indices in an order unrelated to memory (the tree's
 /// order over arrays in slot order), a stream of overlapping reads instead of a cache miss per group.
+/// Large gathers run in chunks on every core.
 func gather<T>(_ values: [T], at indices: ArraySlice<UInt32>, width: Int = 1) -> [T] {
-    let lookahead = 16
+    let lookahead = 16, n = indices.count
     return values.withUnsafeBufferPointer { values in
         indices.withUnsafeBufferPointer { indices in
-            [T](unsafeUninitializedCapacity: width * indices.count) { result, count in
-                for k in 0..<indices.count {
-                    if k + lookahead < indices.count { prefetch(values.baseAddress! + width * Int(indices[k + lookahead])) }
-                    (result.baseAddress! + width * k).initialize(from: values.baseAddress! + width * Int(indices[k]), count: width)
+            [T](unsafeUninitializedCapacity: width * n) { result, count in
+                nonisolated(unsafe) let (values, indices, result) = (values, indices, result)
+                let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerGatherChunk, limit: 2)
+                DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
+                    let range = chunks[chunk]
+                    for k in range {
+                        if k + lookahead < range.upperBound { prefetch(values.baseAddress! + width * Int(indices[k + lookahead])) }
+                        (result.baseAddress! + width * k).initialize(from: values.baseAddress! + width * Int(indices[k]), count: width)
+                    }
                 }
-                count = width * indices.count
+                count = width * n
             }
         }
     }
 }
+
+/// Indices per chunk of a gather on every core.
+let itemsPerGatherChunk = 100_000

@@ -62,14 +62,27 @@ extension RegionStore {
     static let slotsPerChunk = 100_000
 
     /// The boxes of every live geographic slot (4 doubles each) in slot order, with the slot and part of
-    /// each: the items of an index build. Listed in chunks of slots on every core, then joined in order.
+    /// each: the items of an index build. Listed in chunks of slots on every core, each into buffers
+    /// reserved for its most items (two per circle, which may be split at the antimeridian), then joined
+    /// in order, again on every core.
     func indexItems() -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
         let ranges = chunkRanges(of: 0..<slotCount, atLeast: Self.slotsPerChunk), store = self
         nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
         chunks.withUnsafeMutableBufferPointer { chunks in
             nonisolated(unsafe) let chunks = chunks
             DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
+                var most = 0
+                for slot in ranges[k] {
+                    switch store.kinds[slot] {
+                    case .circle: most += 2
+                    case .polygon: most += Int(store.polygonPartStart[Int(store.shapeIndex[slot]) + 1] - store.polygonPartStart[Int(store.shapeIndex[slot])])
+                    case .beacon, .removed: break
+                    }
+                }
                 var boxes: [Double] = [], slots: [UInt32] = [], parts: [UInt32] = []
+                boxes.reserveCapacity(4 * most)
+                slots.reserveCapacity(most)
+                parts.reserveCapacity(most)
                 for slot in ranges[k] {
                     store.boxes(ofSlot: slot) { box, part in
                         box.appending(to: &boxes)
@@ -81,6 +94,21 @@ extension RegionStore {
             }
         }
         if chunks.count == 1 { return chunks[0] }
-        return (chunks.flatMap(\.boxes), chunks.flatMap(\.slots), chunks.flatMap(\.parts))
+        var ends = [0]
+        for chunk in chunks { ends.append(ends[ends.count - 1] + chunk.slots.count) }
+        let starts = ends, total = ends[chunks.count]
+        func joined<T>(_ width: Int, _ part: @Sendable (Int) -> [T]) -> [T] {
+            [T](unsafeUninitializedCapacity: width * total) { joined, count in
+                nonisolated(unsafe) let joined = joined
+                DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+                    part(k).withUnsafeBufferPointer { source in
+                        (joined.baseAddress! + width * starts[k]).initialize(from: source.baseAddress!, count: source.count)
+                    }
+                }
+                count = width * total
+            }
+        }
+        let done = chunks
+        return (joined(4) { done[$0].boxes }, joined(1) { done[$0].slots }, joined(1) { done[$0].parts })
     }
 }
