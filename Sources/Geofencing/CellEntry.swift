@@ -1,7 +1,7 @@
 /// What a grid entry holds besides its box (see `CellGrid`), read only for entries whose box holds the
 /// point, in 24 bytes: for a polygon part, its raster over the box (`SubcellRaster`) and its payload; for
 /// a circle (its tag has `circleFlag`), the circle itself in the places of the entry's cell (`CellCircle`).
-struct CellEntry {
+struct CellEntry: Equatable {
     private var low: UInt64
     private var high: UInt64
     private var word: UInt32

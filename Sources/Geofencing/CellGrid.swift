@@ -44,8 +44,9 @@ struct CellGrid: Sendable {
     }
 
     /// Builds over item boxes (4 doubles each), their payloads and tags; `classify` says what a payload's
-    /// item looks like in each of its entries (see `Classifier`).
-    init(boxes: [Double], payloads: [UInt32], tags: [UInt32], classify: Classifier) {
+    /// item looks like in each of its entries (see `Classifier`). Items are placed in chunks of at least
+    /// `itemsPerChunk`, on every core.
+    init(boxes: [Double], payloads: [UInt32], tags: [UInt32], itemsPerChunk: Int = Self.itemsPerChunk, classify: Classifier) {
         let n = payloads.count
         guard n > 0 else { return }
         for i in 0..<n {
@@ -60,7 +61,7 @@ struct CellGrid: Sendable {
         // pairs from there and classifies them (an item's geometry is prepared once for all its entries).
         // A cell's entries come in item order, as one pass would place them.
         let columns = self.columns, cellCount = columns * rows, grid = self
-        let chunks = chunkRanges(of: 0..<n, atLeast: Self.itemsPerChunk, limit: 4)
+        let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerChunk, limit: 4)
         // Chunk k's counts, then its places, are `cursors[k * cellCount..<(k + 1) * cellCount]`.
         var cursors = [UInt32](repeating: 0, count: chunks.count * cellCount)
         var cellStart = [UInt32](repeating: 0, count: cellCount + 1)

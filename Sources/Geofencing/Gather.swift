@@ -4,14 +4,14 @@ import Dispatch
 /// Element group `indices[k]` of `values` at group k of the result, for groups of `width` elements (4 for
 /// boxes), each read started 16 groups early: for indices in an order unrelated to memory (the tree's
 /// order over arrays in slot order), a stream of overlapping reads instead of a cache miss per group.
-/// Large gathers run in chunks on every core.
-func gather<T>(_ values: [T], at indices: ArraySlice<UInt32>, width: Int = 1) -> [T] {
+/// Large gathers run in chunks of at least `chunkSize` indices on two cores.
+func gather<T>(_ values: [T], at indices: ArraySlice<UInt32>, width: Int = 1, chunkSize: Int = 100_000) -> [T] {
     let lookahead = 16, n = indices.count
     return values.withUnsafeBufferPointer { values in
         indices.withUnsafeBufferPointer { indices in
             [T](unsafeUninitializedCapacity: width * n) { result, count in
                 nonisolated(unsafe) let (values, indices, result) = (values, indices, result)
-                let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerGatherChunk, limit: 2)
+                let chunks = chunkRanges(of: 0..<n, atLeast: chunkSize, limit: 2)
                 DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
                     let range = chunks[chunk]
                     for k in range {
@@ -24,6 +24,3 @@ func gather<T>(_ values: [T], at indices: ArraySlice<UInt32>, width: Int = 1) ->
         }
     }
 }
-
-/// Indices per chunk of a gather on every core.
-let itemsPerGatherChunk = 100_000

@@ -65,8 +65,8 @@ extension RegionStore {
     /// each: the items of an index build. Listed in chunks of slots on every core, each into buffers
     /// reserved for its most items (two per circle, which may be split at the antimeridian), then joined
     /// in order, again on every core.
-    func indexItems() -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
-        let ranges = chunkRanges(of: 0..<slotCount, atLeast: Self.slotsPerChunk), store = self
+    func indexItems(slotsPerChunk: Int = Self.slotsPerChunk) -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
+        let ranges = chunkRanges(of: 0..<slotCount, atLeast: slotsPerChunk), store = self
         nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
         chunks.withUnsafeMutableBufferPointer { chunks in
             nonisolated(unsafe) let chunks = chunks

@@ -1,0 +1,44 @@
+import Testing
+@testable import Geofencing
+
+/// Index build steps split large inputs into chunks for the cores; at the benchmark's sizes they always
+/// do, at the tests' sizes only when the chunks are made small. Whatever the chunking, the result must be
+/// the one a single pass makes.
+@Suite struct ChunkedBuildTests {
+    /// With circles split at the antimeridian, which list two items.
+    static let store = try! RegionIndex(regions: TestRegions.city(count: 3000, seed: 83) + TestRegions.awkwardCircles).store
+    /// Within one city, where polygon parts' entries get rasters.
+    static let city = try! RegionIndex(regions: TestRegions.city(count: 3000, seed: 83)).store
+
+    @Test func indexItemsListedInChunksAreThoseListedInOnePass() {
+        let one = Self.store.indexItems(slotsPerChunk: Self.store.slotCount)
+        let chunked = Self.store.indexItems(slotsPerChunk: 97)
+        #expect(one.slots.count > Self.store.slotCount)
+        #expect(chunked.boxes == one.boxes && chunked.slots == one.slots && chunked.parts == one.parts)
+    }
+
+    @Test func gathersInChunksAreGathersInOnePass() {
+        var rng = SeededGenerator(seed: 89)
+        let values = (0..<4 * 5000).map { _ in Double.random(in: -180...180, using: &rng) }
+        let indices = (0..<7001).map { _ in UInt32.random(in: 0..<5000, using: &rng) }
+        let want = indices.flatMap { values[4 * Int($0)..<4 * Int($0) + 4] }
+        #expect(gather(values, at: indices[...], width: 4, chunkSize: 3000) == want)
+        #expect(gather(values, at: indices[...], width: 4, chunkSize: 100_000) == want)
+    }
+
+    @Test func gridsPlacedInChunksAreGridsPlacedInOnePass() {
+        let store = Self.city
+        let (boxes, slots, parts) = store.indexItems()
+        let shapes = (0..<slots.count).map { store.shapeReference(ofSlot: slots[$0], part: Int(parts[$0])) }
+        func grid(itemsPerChunk: Int) -> CellGrid {
+            CellGrid(boxes: boxes, payloads: shapes, tags: slots, itemsPerChunk: itemsPerChunk) { shape, frames, entries in
+                store.classify(shape: shape, frames: frames, entries: entries)
+            }
+        }
+        let one = grid(itemsPerChunk: slots.count), four = grid(itemsPerChunk: slots.count / 4)
+        #expect(one.entries.count > slots.count)
+        #expect(one.entries.contains { $0.holdsCircle } && one.entries.contains { !$0.holdsCircle && $0.raster != .undecided })
+        #expect(four.cellStart == one.cellStart && four.entryBoxes == one.entryBoxes)
+        #expect(four.entries == one.entries)
+    }
+}
