@@ -1,3 +1,4 @@
+import CIntrinsics
 import Dispatch
 
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
@@ -208,10 +209,14 @@ extension RegionStore {
         if base & Self.doubleStorage != 0 { return maskedDoublePartContains(base: base, mask: mask, x: x, y: y) }
         let query = query ?? FixedPointQuery(x: x, y: y)
         return fixedCoordinates.withUnsafeBufferPointer { xy in
-            var inside = false, mask = mask
-            while mask != 0 {
-                let i = base + mask.trailingZeroBitCount
-                mask &= mask - 1
+            // Stored values lie within ±2 147 483 000, so clamping the thresholds to 32 bits changes no comparison.
+            var straddling: UInt64 = 0
+            let crossing = fixed_edges_crossing(xy.baseAddress! + 2 * base, mask, Int64(xy.count / 2 - base),
+                                                Int32(clamping: query.x), Int32(clamping: query.y), &straddling)
+            var inside = crossing.nonzeroBitCount & 1 == 1
+            while straddling != 0 {
+                let i = base + straddling.trailingZeroBitCount
+                straddling &= straddling - 1
                 if EdgeCrossing.crosses(xy.baseAddress!, i, query, x: x, y: y) { inside.toggle() }
             }
             return inside

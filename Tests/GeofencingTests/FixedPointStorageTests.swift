@@ -1,3 +1,4 @@
+import CIntrinsics
 import Testing
 @testable import Geofencing
 
@@ -154,5 +155,38 @@ import Testing
         let points = RegionIndexOracleTests.queryPoints(Self.mixed, count: 40_000, seed: 61)
         let hit = RegionIndexOracleTests.compare(index, handles: handles, Self.mixed, points: points)
         #expect(hit > 5_000)
+    }
+
+    /// The masked crossing test sorts edges four at a time with SSE2 (`fixed_edges_crossing`), one by one
+    /// where a group would read past the stored vertices: the same sorting as edge by edge, also with
+    /// thresholds equal to vertex values and at the ends of the 32-bit range.
+    @Test func edgesSortedFourAtATimeAreSortedAsOneByOne() {
+        var rng = SeededGenerator(seed: 29)
+        let far: [Int32] = [-2_147_483_000, -1, 0, 1, 2_147_483_000]
+        for trial in 0..<4000 {
+            let vertices = Int.random(in: 2...65, using: &rng), edges = vertices - 1
+            let value = { (rng: inout SeededGenerator) -> Int32 in
+                trial % 4 == 0 ? far.randomElement(using: &rng)! : Int32.random(in: -6...6, using: &rng)
+            }
+            var xy = (0..<2 * vertices).map { _ in value(&rng) }
+            let every: UInt64 = edges == 64 ? .max : (1 << UInt64(edges)) - 1
+            let mask = trial % 2 == 0 ? every : UInt64.random(in: 0...UInt64.max, using: &rng) & every
+            let qx = trial % 8 == 0 ? Int32.max : value(&rng), qy = trial % 8 == 4 ? Int32.min : value(&rng)
+            var crossing: UInt64 = 0, straddling: UInt64 = 0
+            for i in 0..<edges where mask >> UInt64(i) & 1 == 1 {
+                let x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * i + 2], y1 = xy[2 * i + 3]
+                guard (y0 > qy) != (y1 > qy) else { continue }
+                if x0 > qx && x1 > qx { crossing |= 1 << UInt64(i) } else if (x0 > qx) != (x1 > qx) { straddling |= 1 << UInt64(i) }
+            }
+            // Exactly the part's vertices, so the last groups go one by one; then with room after them.
+            for padding in [0, 4] {
+                xy += [Int32](repeating: 99, count: 2 * padding)
+                var gotStraddling: UInt64 = 0
+                let got = xy.withUnsafeBufferPointer {
+                    fixed_edges_crossing($0.baseAddress!, mask, Int64(vertices + padding), qx, qy, &gotStraddling)
+                }
+                #expect(got == crossing && gotStraddling == straddling, "trial \(trial), padding \(padding)")
+            }
+        }
     }
 }
