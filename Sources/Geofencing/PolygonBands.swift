@@ -10,7 +10,7 @@ import Dispatch
 ///
 /// Everything a query needs about a part sits in its header, 64 bytes stored on a cache line of its own
 /// (see `CacheLineArray`): at a million regions each separate read would be a cache miss of its own.
-struct PartHeader {
+struct PartHeader: Equatable {
     var minY: Double
     /// Bands per degree of latitude.
     var scale: Double

@@ -9,7 +9,7 @@ public struct RegionStore: Sendable {
     /// A geodesic circle with what decides clear cases without Vincenty: the local metres-per-degree
     /// scales and the squared local distances below which a point is surely inside and above which it is
     /// surely outside (see `RegionContainment`), and its slot: 48 bytes, padded to a cache line of its own.
-    struct Circle {
+    struct Circle: Equatable {
         var longitude: Double
         var latitude: Double
         var radius: Double

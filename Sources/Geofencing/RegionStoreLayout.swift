@@ -9,7 +9,8 @@ extension RegionStore {
     ///
     /// The bulk of the data is copied in its old order (sequential reads, scattered block writes): read in
     /// the new order instead, every region costs a few cache misses in a row, and the copy takes 3× longer.
-    mutating func reorderShapes(_ slotsInOrder: [UInt32]) {
+    /// The copies run in halves on two cores once there are `partsPerChunk` parts or circles per half.
+    mutating func reorderShapes(_ slotsInOrder: [UInt32], partsPerChunk: Int = Self.partsPerChunk) {
         appendMissingBands()
         // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read,
         // at random, so each slot's reads start `lookahead` slots early.
@@ -84,14 +85,14 @@ extension RegionStore {
         }
 
         // The copies, in old order.
-        let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition)
-        let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition)
+        let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition, partsPerChunk)
+        let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition, partsPerChunk)
         var newCircles = CacheLineArray<Circle>()
         newCircles.append(count: Int(circleCount)) { target in
             circles.withUnsafeBufferPointer { circles in
                 // Halves of the old circles on two cores: their new places do not overlap.
                 nonisolated(unsafe) let (target, circles) = (target, circles)
-                let newCircleOf = newCircleOf, halves = chunkRanges(of: circles.indices, atLeast: Self.partsPerChunk, limit: 2)
+                let newCircleOf = newCircleOf, halves = chunkRanges(of: circles.indices, atLeast: partsPerChunk, limit: 2)
                 DispatchQueue.concurrentPerform(iterations: halves.count) { half in
                     for old in halves[half] where newCircleOf[old] != none {
                         (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
@@ -110,7 +111,7 @@ extension RegionStore {
         fixedCoordinates = newFixedCoordinates
         partFirstStored = newPartFirstStored
         shapeIndex = newShapeIndex
-        moveBands(partOrder, destination)
+        moveBands(partOrder, destination, partsPerChunk)
         shrinkToFit()
     }
 
@@ -137,20 +138,30 @@ extension RegionStore {
     /// The part headers in the new order (`partOrder`: old part number of each new part, `destination`:
     /// its new stored position). A small part's masks number edges within the part, so its header moves as
     /// it is; large parts' band lists and rasters are made again, which drops those of removed parts.
-    private mutating func moveBands(_ partOrder: [Int], _ destination: [Int]) {
-        var large: [Int] = []
+    private mutating func moveBands(_ partOrder: [Int], _ destination: [Int], _ partsPerChunk: Int) {
         let old = partHeaders
         var moved = CacheLineArray<PartHeader>()
+        // Halves on two cores, each read started 16 parts early: the old headers are read at random.
+        let halves = chunkRanges(of: partOrder.indices, atLeast: partsPerChunk, limit: 2)
+        nonisolated(unsafe) var larges = [[Int]](repeating: [], count: halves.count)
         moved.append(count: partOrder.count) { headers in
             old.withUnsafeBufferPointer { old in
-                for (new, part) in partOrder.enumerated() {
-                    var header = old[part]
-                    header.firstPosition = UInt32(destination[part])
-                    (headers.baseAddress! + new).initialize(to: header)
-                    if !header.isMasked { large.append(new) }
+                larges.withUnsafeMutableBufferPointer { larges in
+                    nonisolated(unsafe) let (headers, old, larges) = (headers, old, larges)
+                    DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+                        let range = halves[half]
+                        for new in range {
+                            if new + 16 < range.upperBound { prefetch(old.baseAddress! + partOrder[new + 16]) }
+                            var header = old[partOrder[new]]
+                            header.firstPosition = UInt32(destination[partOrder[new]])
+                            (headers.baseAddress! + new).initialize(to: header)
+                            if !header.isMasked { larges[half].append(new) }
+                        }
+                    }
                 }
             }
         }
+        let large = larges.joined()
         partHeaders = moved
         bandEdgeStart = []
         bandEdges = []
@@ -167,11 +178,11 @@ extension RegionStore {
     /// The vertices of one storage (`source`: doubles or fixed point), each old part's at its
     /// `destination` (a stored position; -1 for parts dropped). Halves of the parts are copied on two
     /// cores: their destinations do not overlap.
-    private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int) -> [T] {
+    private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int, _ partsPerChunk: Int) -> [T] {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
             source.withUnsafeBufferPointer { source in
                 nonisolated(unsafe) let (source, target) = (source, target)
-                let halves = chunkRanges(of: destination.indices, atLeast: Self.partsPerChunk, limit: 2)
+                let halves = chunkRanges(of: destination.indices, atLeast: partsPerChunk, limit: 2)
                 DispatchQueue.concurrentPerform(iterations: halves.count) { half in
                     for part in halves[half]
                     where destination[part] >= 0 && (destination[part] & Self.doubleStorage != 0) == doubleStorage {

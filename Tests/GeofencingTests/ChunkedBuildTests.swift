@@ -41,4 +41,20 @@ import Testing
         #expect(four.cellStart == one.cellStart && four.entryBoxes == one.entryBoxes)
         #expect(four.entries == one.entries)
     }
+
+    @Test func shapesLaidOutInHalvesAreLaidOutAsInOnePass() throws {
+        // Both storages, large parts among the small ones, and circles split at the antimeridian.
+        let regions = FixedPointStorageTests.mixed + TestRegions.awkwardCircles
+        var one = try RegionIndex(regions: regions).store, halves = one
+        var rng = SeededGenerator(seed: 97)
+        let order = (0..<UInt32(one.slotCount)).shuffled(using: &rng)
+        one.reorderShapes(order, partsPerChunk: one.slotCount)
+        halves.reorderShapes(order, partsPerChunk: 97)
+        #expect(one.coordinates.count > 1000 && one.fixedCoordinates.count > 1000 && one.rasters.count > 10)
+        #expect(halves.coordinates == one.coordinates && halves.fixedCoordinates == one.fixedCoordinates)
+        #expect(halves.partFirstStored == one.partFirstStored && halves.shapeIndex == one.shapeIndex)
+        #expect(halves.circles.withUnsafeBufferPointer(Array.init) == one.circles.withUnsafeBufferPointer(Array.init))
+        #expect(halves.partHeaders.withUnsafeBufferPointer(Array.init) == one.partHeaders.withUnsafeBufferPointer(Array.init))
+        #expect(halves.bandEdges == one.bandEdges && halves.rasterCells == one.rasterCells)
+    }
 }
