@@ -11,9 +11,10 @@ struct CacheLineArray<Element: BitwiseCopyable>: @unchecked Sendable {
 
         init(capacity: Int) {
             self.capacity = capacity
-            elements = UnsafeMutableRawPointer.allocate(byteCount: max(1, capacity) * MemoryLayout<Element>.stride,
-                                                        alignment: CacheLineArray.lineSize)
-                .bindMemory(to: Element.self, capacity: capacity)
+            let bytes = max(1, capacity) * MemoryLayout<Element>.stride
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: CacheLineArray.lineSize)
+            adviseHugePages(raw, byteCount: bytes)
+            elements = raw.bindMemory(to: Element.self, capacity: capacity)
         }
 
         deinit { elements.deallocate() }

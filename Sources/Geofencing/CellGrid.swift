@@ -64,7 +64,10 @@ struct CellGrid: Sendable {
         let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerChunk, limit: 4)
         // Chunk k's counts, then its places, are `cursors[k * cellCount..<(k + 1) * cellCount]`.
         var cursors = [UInt32](repeating: 0, count: chunks.count * cellCount)
-        var cellStart = [UInt32](repeating: 0, count: cellCount + 1)
+        var cellStart = [UInt32](unsafeUninitializedCapacity: cellCount + 1) { cells, count in
+            adviseHugePages(cells.baseAddress!, byteCount: 4 * cells.count)
+            count = cellCount + 1
+        }
         let total = cursors.withUnsafeMutableBufferPointer { cursors in
             nonisolated(unsafe) let cursors = cursors
             DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
@@ -88,9 +91,15 @@ struct CellGrid: Sendable {
             return Int(placed)
         }
         self.cellStart = cellStart
-        var entryBoxes = [UInt32](repeating: 0, count: total + 15)
-        // Every entry is initialized where it is placed.
-        var entries = [CellEntry](unsafeUninitializedCapacity: total) { _, count in count = total }
+        // Entries are written where they are placed, from every core: on huge pages made beforehand.
+        var entryBoxes = [UInt32](unsafeUninitializedCapacity: total + 15) { boxes, count in
+            prefaultHugePages(boxes.baseAddress!, byteCount: 4 * boxes.count)
+            count = total + 15
+        }
+        var entries = [CellEntry](unsafeUninitializedCapacity: total) { entries, count in
+            prefaultHugePages(entries.baseAddress!, byteCount: MemoryLayout<CellEntry>.stride * entries.count)
+            count = total
+        }
         cursors.withUnsafeMutableBufferPointer { cursors in
             entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
                 entries.withUnsafeMutableBufferPointer { entries in

@@ -180,6 +180,7 @@ extension RegionStore {
     /// cores: their destinations do not overlap.
     private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int, _ partsPerChunk: Int) -> [T] {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
+            adviseHugePages(target.baseAddress!, byteCount: MemoryLayout<T>.stride * target.count)
             source.withUnsafeBufferPointer { source in
                 nonisolated(unsafe) let (source, target) = (source, target)
                 let halves = chunkRanges(of: destination.indices, atLeast: partsPerChunk, limit: 2)

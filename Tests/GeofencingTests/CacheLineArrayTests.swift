@@ -29,3 +29,15 @@ import Testing
         #expect(c.count == 103 && b.count == 101 && c[102].slot == 201 && c[99].slot == 99)
     }
 }
+
+@Suite struct HugePageTests {
+    @Test func onlyWholeHugePagesInsideABufferAreAdvised() {
+        let huge = UInt(2 << 20)
+        #expect(wholeHugePages(0x7000_0010, byteCount: Int(huge) + 100) == nil)
+        #expect(wholeHugePages(0x7000_0000, byteCount: 2 * Int(huge)) == 0x7000_0000..<0x7040_0000)
+        // Not aligned: the partial pages at either end are left out.
+        #expect(wholeHugePages(0x7000_0010, byteCount: 3 * Int(huge)) == 0x7020_0000..<0x7060_0000)
+        #expect(wholeHugePages(0x7000_0010, byteCount: 2 * Int(huge)) == 0x7020_0000..<0x7040_0000)
+        #expect(wholeHugePages(0x701F_FFF0, byteCount: 2 * Int(huge) + 0x10) == 0x7020_0000..<0x7060_0000)
+    }
+}
