@@ -4,18 +4,18 @@ import Glibc
 import Synchronization
 
 /// A one-shot stop request that a worker blocked in poll() notices at once: a flag plus a self-pipe
-/// whose read end sits in the worker's poll set.
+/// whose read end sits in the worker's poll set. A process out of descriptors gets no pipe; the signal
+/// then makes do with the flag alone (`descriptor` is -1, which poll() ignores), and workers look at it
+/// every `longestWait` instead of stopping the whole program.
 final class WakeSignal: Sendable {
     private let raised = Atomic<Bool>(false)
     private let readEnd: Int32
     private let writeEnd: Int32
 
-    init() {
+    init(selfPipe: Bool = true) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            fatalError("pipe failed: \(String(cString: strerror(errno)))")
-        }
-        for fd in fds {
+        if !selfPipe || pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
@@ -24,8 +24,8 @@ final class WakeSignal: Sendable {
     }
 
     deinit {
-        close(readEnd)
-        close(writeEnd)
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
     }
 
     /// The descriptor to add to a poll set (POLLIN): readable once the signal is raised.
@@ -33,8 +33,12 @@ final class WakeSignal: Sendable {
 
     var isRaised: Bool { raised.load(ordering: .acquiring) }
 
+    /// How long a worker may block in poll() before looking at `isRaised` again: as long as it likes
+    /// while the pipe wakes it, a moment without one.
+    var longestWait: Duration { readEnd >= 0 ? .seconds(3600) : .milliseconds(50) }
+
     func raise() {
-        guard !raised.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !raised.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
@@ -46,7 +50,7 @@ final class WakeSignal: Sendable {
         while !isRaised {
             let remaining = ContinuousClock.now.duration(to: deadline)
             if remaining <= .zero { break }
-            _ = poll(&entry, 1, remaining.pollTimeout)
+            _ = poll(&entry, 1, min(remaining, longestWait).pollTimeout)
         }
         return isRaised
     }

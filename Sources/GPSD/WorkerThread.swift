@@ -1,21 +1,32 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// Runs `body` on a new detached thread. Sources block in poll() and libgps calls, which must not
-/// occupy a thread of Swift's cooperative pool.
+/// occupy a thread of Swift's cooperative pool. A process out of threads (a process or system limit)
+/// runs it on a dispatch worker instead, once one is free, rather than stopping.
 func startWorkerThread(_ body: @escaping @Sendable () -> Void) {
+    if !startDetachedThread(body) { DispatchQueue.global().async(execute: body) }
+}
+
+/// Runs `body` on a new detached thread; false, without running it, when no thread can be made.
+func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    let box = Unmanaged.passRetained(Box(body))
     var thread = pthread_t()
     let status = pthread_create(&thread, nil, { raw in
         let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
         box.body()
         return nil
-    }, box)
-    guard status == 0 else { fatalError("pthread_create failed: \(String(cString: strerror(status)))") }
+    }, box.toOpaque())
+    guard status == 0 else {
+        box.release()
+        return false
+    }
     pthread_detach(thread)
+    return true
 }
