@@ -10,6 +10,8 @@ struct GPSDSession {
 
     /// Returns why the connection ended, or nil when `stop` was raised; throws when it cannot connect.
     func run(stop: WakeSignal, states: StateReporter, backoff: inout Backoff) throws(GPSDError) -> String? {
+        guard try ConnectProbe.reach(host: configuration.host, port: configuration.port,
+                                     timeout: configuration.silenceTimeout, stop: stop) else { return nil }
         let connection = try GPSDConnection.open(host: configuration.host, port: configuration.port)
         defer { connection.close() }
         try connection.watch(device: configuration.device)
