@@ -26,7 +26,7 @@ enum ConnectProbe {
         }
         var reason = "no address"
         for (k, address) in addresses.enumerated() {
-            let share = (timeout / (addresses.count - k)), deadline = ContinuousClock.now + share
+            let deadline = ContinuousClock.now + timeout / (addresses.count - k)
             switch attempt(address.pointee, until: deadline, stop: stop) {
             case .connected: return true
             case .stopped: return false
