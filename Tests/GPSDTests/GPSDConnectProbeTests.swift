@@ -16,24 +16,12 @@ import Testing
         init() throws {
             (listener, port) = try boundLoopbackSocket(backlog: 0)
             filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(isConnected(filler, port: port))
+            try #require(connectLoopback(filler, port: port))
         }
 
         deinit {
             close(filler)
             close(listener)
-        }
-    }
-
-    static func isConnected(_ fd: Int32, port: Int) -> Bool {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 

@@ -35,6 +35,11 @@ func freePort() throws -> Int {
 func isListening(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
+    return connectLoopback(fd, port: port)
+}
+
+/// Connects the socket to the loopback port, blocking; whether it succeeded.
+func connectLoopback(_ fd: Int32, port: Int) -> Bool {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
