@@ -54,7 +54,7 @@ enum ConnectProbe {
         while !stop.isRaised {
             let now = ContinuousClock.now
             guard now < deadline else { return .failed("timed out") }
-            if poll(&descriptors, 2, min(now.duration(to: deadline), stop.longestWait).pollTimeout) < 0 && errno != EINTR {
+            if poll(&descriptors, 2, stop.pollTimeout(now.duration(to: deadline))) < 0 && errno != EINTR {
                 return .failed("poll failed: \(String(cString: strerror(errno)))")
             }
             guard descriptors[0].revents != 0 else { continue }

@@ -60,7 +60,7 @@ struct GPSDSession {
             }
             let deadline = epoch.pending != nil ? lastReceived + configuration.epochGap
                                                 : (probeSentAt ?? lastReceived) + silence
-            if poll(&descriptors, 2, min(now.duration(to: deadline), stop.longestWait).pollTimeout) < 0 && errno != EINTR {
+            if poll(&descriptors, 2, stop.pollTimeout(now.duration(to: deadline))) < 0 && errno != EINTR {
                 return "poll failed: \(String(cString: strerror(errno)))"
             }
         }

@@ -55,7 +55,7 @@ struct SerialSession {
             let deadlines = [lastByte + configuration.silenceTimeout, lastFix + configuration.silenceTimeout]
             let wake = epochPending ? lastByte + configuration.epochGap
                                     : deadlines.filter { $0 > now }.min() ?? now + configuration.silenceTimeout
-            if poll(&descriptors, 2, min(now.duration(to: wake), stop.longestWait).pollTimeout) < 0 && errno != EINTR {
+            if poll(&descriptors, 2, stop.pollTimeout(now.duration(to: wake))) < 0 && errno != EINTR {
                 return "poll failed: \(String(cString: strerror(errno)))"
             }
             let events = descriptors[0].revents

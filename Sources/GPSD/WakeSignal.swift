@@ -37,6 +37,9 @@ final class WakeSignal: Sendable {
     /// while the pipe wakes it, a moment without one.
     var longestWait: Duration { readEnd >= 0 ? .seconds(3600) : .milliseconds(50) }
 
+    /// The poll() timeout for a worker that wants to sleep `duration` but must still notice a stop.
+    func pollTimeout(_ duration: Duration) -> Int32 { min(duration, longestWait).pollTimeout }
+
     func raise() {
         guard !raised.exchange(true, ordering: .acquiringAndReleasing), writeEnd >= 0 else { return }
         var byte: UInt8 = 1
@@ -50,7 +53,7 @@ final class WakeSignal: Sendable {
         while !isRaised {
             let remaining = ContinuousClock.now.duration(to: deadline)
             if remaining <= .zero { break }
-            _ = poll(&entry, 1, min(remaining, longestWait).pollTimeout)
+            _ = poll(&entry, 1, pollTimeout(remaining))
         }
         return isRaised
     }

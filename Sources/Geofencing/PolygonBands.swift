@@ -46,7 +46,7 @@ extension PartHeader {
 
 extension RegionStore {
     static let maskedEdgeLimit = 64
-    /// Band density of large parts (see `appendBands`): at most one band per 16 edges, and bands at least
+    /// Band density of large parts (see `bands(ofPart:)`): at most one band per 16 edges, and bands at least
     /// 4 times as tall as the mean rise of an edge, so that few edges are listed in more than one band.
     static let edgesPerBand = 16
     static let bandRiseShare = 4.0
@@ -57,7 +57,7 @@ extension RegionStore {
         let missing = partHeaders.count..<(partRingStart.count - 1)
         let chunks = chunkRanges(of: missing, atLeast: partsPerChunk)
         if chunks.count == 1 {
-            for part in missing { appendBands(bands(ofPart: part)) }
+            for part in missing { partHeaders.append(storingLists(bands(ofPart: part))) }
         } else {
             // Headers are written in place on every core; large parts' lists are appended after, in order.
             let store = self
@@ -88,11 +88,12 @@ extension RegionStore {
         var lists: [[UInt32]]
     }
 
-    /// Appends a part's bands: its header (which for a large part learns where its lists start) and lists.
-    mutating func appendBands(_ part: PartBands) {
+    /// A part's header, its band lists appended first when it is a large part (the header then learns
+    /// where they start).
+    mutating func storingLists(_ part: PartBands) -> PartHeader {
         var header = part.header
         if !header.isMasked { header.words[0] = appendLists(part.lists) }
-        partHeaders.append(header)
+        return header
     }
 
     /// Appends a large part's band lists; returns the index of its first band in `bandEdgeStart`.

@@ -168,9 +168,7 @@ extension RegionStore {
         rasters = []
         rasterCells = []
         for part in large {
-            let bands = bands(ofPart: part)
-            partHeaders[part] = bands.header
-            partHeaders[part].words[0] = appendLists(bands.lists)
+            partHeaders[part] = storingLists(bands(ofPart: part))
             appendRaster(ofPart: part)
         }
     }
