@@ -23,12 +23,21 @@ public struct RegionEvent: Hashable, Sendable {
     public var fix: Fix
     /// True when neither fix lay in the region but the straight segment between two fixes crossed it.
     public var crossed: Bool
+    /// Why the event happened when it is not the device's movement; nil for movement.
+    public var reason: Reason?
 
-    public init(kind: Kind, regionID: String, fix: Fix, crossed: Bool = false) {
+    /// A cause other than movement.
+    public enum Reason: String, Hashable, Sendable, Codable {
+        /// The region was removed from a running monitor while reported inside: its final `exit`.
+        case regionRemoved
+    }
+
+    public init(kind: Kind, regionID: String, fix: Fix, crossed: Bool = false, reason: Reason? = nil) {
         self.kind = kind
         self.regionID = regionID
         self.fix = fix
         self.crossed = crossed
+        self.reason = reason
     }
 
     /// Contract order within one fix: by kind, then by the byte order of the region id.

@@ -84,6 +84,10 @@ struct FixLineFormatter {
         literal(",\"lon\":")
         number(event.fix.coordinate.longitude, decimals: 9, scale: 1e9)
         if event.crossed { literal(",\"crossed\":true") }
+        switch event.reason {
+        case nil: break
+        case .regionRemoved: literal(",\"reason\":\"regionRemoved\"")
+        }
         byte(UInt8(ascii: "}"))
         byte(UInt8(ascii: "\n"))
     }

@@ -195,7 +195,8 @@ extension JSONLineWriter {
     }
 
     /// One `geowake replay` line for a region event:
-    /// `{"event":"enter","region":"id","time":…,"lat":…,"lon":…}`, plus `"crossed":true` for a crossing.
+    /// `{"event":"enter","region":"id","time":…,"lat":…,"lon":…}`, plus `"crossed":true` for a crossing
+    /// and `"reason":"regionRemoved"` for a removed region's final exit.
     public mutating func regionEventLine(_ event: RegionEvent) {
         line(shortcut: { $0.regionEventLine(event, &$1) }) { $0.regionEventFields(event) }
     }
@@ -208,6 +209,7 @@ extension JSONLineWriter {
         field("lat", event.fix.coordinate.latitude, decimals: 9)
         field("lon", event.fix.coordinate.longitude, decimals: 9)
         if event.crossed { field("crossed", true) }
+        if let reason = event.reason { field("reason", reason.rawValue) }
     }
 
     /// A line formatted by `FixLineFormatter` when it can, else field by field: the same bytes either way.

@@ -14,11 +14,12 @@
 /// fixes alone gives the same events. Events that fall due between fixes carry the last fix's position, stamped
 /// with the instant they fell due.
 public struct RegionMonitor<Regions: RegionQuerying> {
-    public let regions: Regions
+    /// Changed only through `add(_:)` and `remove(_:at:events:)`, which keep the monitor's state in step.
+    public internal(set) var regions: Regions
     public let configuration: RegionMonitorConfiguration
     /// Everything a fix changes. Kept apart from the index, which its methods borrow as an argument: read
     /// out of `self` inside a mutating method, the index (a large struct) was copied before each call into it.
-    private var state = RegionMonitorState()
+    var state = RegionMonitorState()
 
     public init(regions: Regions, configuration: RegionMonitorConfiguration = RegionMonitorConfiguration()) {
         self.regions = regions
@@ -29,6 +30,9 @@ public struct RegionMonitor<Regions: RegionQuerying> {
     public func isInside(_ region: RegionHandle) -> Bool {
         state.track(of: region)?.isInside ?? false
     }
+
+    /// The last fix the monitor accepted, its time set to the `now` it came with.
+    public var lastFix: Fix? { state.lastFix }
 
     /// Regions reported inside or with a pending change: the only regions the monitor spends memory on.
     public var activeRegionCount: Int { state.tracks.count }
@@ -60,3 +64,7 @@ public struct RegionMonitor<Regions: RegionQuerying> {
         state.advance(to: now, regions: regions, events: &events)
     }
 }
+
+extension RegionMonitor: Sendable where Regions: Sendable {}
+
+extension RegionMonitor: LocationService {}

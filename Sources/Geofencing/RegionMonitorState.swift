@@ -6,11 +6,13 @@ struct RegionMonitorState {
     private(set) var tracks: [RegionTrack] = []
     private var spareTracks: [RegionTrack] = []
     /// The latest accepted fix, its time set to the `now` it came with.
-    private var lastFix: Fix?
+    private(set) var lastFix: Fix?
     private var neighbourhood = RegionMonitorNeighbourhood()
     /// Reused across fixes so that the steady state allocates nothing.
     private var containing: [RegionHandle] = []
     private var crossings: [RegionHandle] = []
+    /// Regions added since the last fix, which has therefore not decided them.
+    private var undecided: [RegionHandle] = []
 
     /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     mutating func update(with fix: Fix, at now: Timestamp, regions: some RegionQuerying,
@@ -41,6 +43,7 @@ struct RegionMonitorState {
             reportCrossings(from: previous, to: current, regions: regions, events: &events)
         }
         lastFix = current
+        if !undecided.isEmpty { undecided.removeAll() }
         if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
     }
 
@@ -105,12 +108,57 @@ struct RegionMonitorState {
     }
 
     func track(of region: RegionHandle) -> RegionTrack? {
+        let low = trackPosition(of: region)
+        return low < tracks.count && tracks[low].handle == region ? tracks[low] : nil
+    }
+
+    /// Where the track of `region` is, or would go to keep `tracks` sorted by handle.
+    private func trackPosition(of region: RegionHandle) -> Int {
         var low = 0, high = tracks.count
         while low < high {
             let middle = (low + high) / 2
             if tracks[middle].handle < region { low = middle + 1 } else { high = middle }
         }
-        return low < tracks.count && tracks[low].handle == region ? tracks[low] : nil
+        return low
+    }
+
+    /// Forgets a region's track and returns it; the neighbourhood is dropped since its candidates may name it.
+    mutating func removeTrack(of region: RegionHandle) -> RegionTrack? {
+        neighbourhood = RegionMonitorNeighbourhood()
+        let position = trackPosition(of: region)
+        guard position < tracks.count, tracks[position].handle == region else { return nil }
+        return tracks.remove(at: position)
+    }
+
+    /// A region added to the index: undecided until the next fix, and unknown to the cached neighbourhood.
+    mutating func regionAdded(_ region: RegionHandle) {
+        undecided.append(region)
+        neighbourhood = RegionMonitorNeighbourhood()
+    }
+
+    /// Whether no fix has decided the region yet: none accepted at all, or none since it was added.
+    func isUndecided(_ region: RegionHandle) -> Bool {
+        lastFix == nil || undecided.contains(region)
+    }
+
+    /// Puts a track in place of whatever the monitor had for its region (nothing for an inactive track).
+    mutating func setTrack(_ track: RegionTrack) {
+        let position = trackPosition(of: track.handle)
+        let exists = position < tracks.count && tracks[position].handle == track.handle
+        switch (exists, track.isActive) {
+        case (true, true): tracks[position] = track
+        case (true, false): tracks.remove(at: position)
+        case (false, true): tracks.insert(track, at: position)
+        case (false, false): break
+        }
+    }
+
+    /// Replaces every track and the last fix, as a restore does.
+    mutating func reset(tracks newTracks: [RegionTrack], lastFix fix: Fix?) {
+        tracks = newTracks.filter(\.isActive).sorted { $0.handle < $1.handle }
+        lastFix = fix
+        undecided.removeAll()
+        neighbourhood = RegionMonitorNeighbourhood()
     }
 
     /// What one fix says about one region: decisively inside, decisively outside, or nothing.
@@ -141,6 +189,7 @@ struct RegionMonitorState {
             if track.changeDue == due {
                 track.changeDue = nil
                 track.isInside.toggle()
+                track.insideSince = track.isInside ? due : nil
                 track.dwellDue = track.isInside ? attributes.dwell.map { due + $0 } : nil
                 if track.isInside ? attributes.notifyOnEntry : attributes.notifyOnExit {
                     events.append(RegionEvent(kind: track.isInside ? .enter : .exit, regionID: attributes.id, fix: fix))
@@ -196,12 +245,18 @@ struct RegionTrack {
     let handle: RegionHandle
     /// The reported state.
     var isInside = false
+    /// When the region was reported inside; nil while outside.
+    var insideSince: Timestamp?
     /// A change to the opposite state, reported at this instant unless a decisive fix contradicts it first.
     var changeDue: Timestamp?
     var dwellDue: Timestamp?
 
-    init(handle: RegionHandle) {
+    init(handle: RegionHandle, insideSince: Timestamp? = nil, changeDue: Timestamp? = nil, dwellDue: Timestamp? = nil) {
         self.handle = handle
+        self.isInside = insideSince != nil
+        self.insideSince = insideSince
+        self.changeDue = changeDue
+        self.dwellDue = dwellDue
     }
 
     /// Outside with nothing pending is what an unknown region looks like: such tracks are dropped.

@@ -1,0 +1,25 @@
+/// Regions that come and go while the monitor runs: the index changes in place and every other region keeps
+/// its state, with nothing rebuilt from scratch.
+extension RegionMonitor where Regions == RegionIndex {
+    /// Validates and adds a region to the monitored index. Its state is unknown (`state(of:)` says `.unknown`)
+    /// until the next fix decides it: inside reports `enter` as for any region, outside reports nothing.
+    /// Handles are never reused within one index, so the new handle names no state left by a removed region.
+    @discardableResult
+    public mutating func add(_ region: Region) throws(InvalidRegion) -> RegionHandle {
+        let handle = try regions.add(region)
+        state.regionAdded(handle)
+        return handle
+    }
+
+    /// Removes a region from the monitored index and forgets its state. If it was reported inside (and
+    /// notifies on exit) a final `exit` with reason `.regionRemoved` is appended, at the last fix's position,
+    /// stamped `now`. Unknown or already removed handles are ignored.
+    public mutating func remove(_ handle: RegionHandle, at now: Timestamp, events: inout [RegionEvent]) {
+        guard let region = regions.region(handle) else { return }
+        if let track = state.removeTrack(of: handle), track.isInside, region.notifyOnExit, var fix = state.lastFix {
+            fix.time = now
+            events.append(RegionEvent(kind: .exit, regionID: region.id, fix: fix, reason: .regionRemoved))
+        }
+        regions.remove(handle)
+    }
+}
