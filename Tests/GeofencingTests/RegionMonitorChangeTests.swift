@@ -132,9 +132,14 @@ import Geofencing
         let index = try RegionIndex(regions: Self.city)
         let configuration = RegionMonitorConfiguration(hysteresis: 20, debounce: 5)
         let fixes = Self.trace(seed: seed)
-        let cut = fixes.count / 2
         var through = RegionMonitor(regions: index, configuration: configuration)
+        // Cut where the monitor has something to save: inside a region or with a change pending.
+        var cut = fixes.count / 2
         _ = Self.feed(&through, fixes[..<cut])
+        while through.activeRegionCount == 0 {
+            _ = Self.feed(&through, fixes[cut...cut])
+            cut += 1
+        }
         let saved = try JSONEncoder().encode(through.snapshot())
         let snapshot = try JSONDecoder().decode(RegionMonitorSnapshot.self, from: saved)
         #expect(snapshot == through.snapshot())
