@@ -90,6 +90,19 @@ extension RegionMonitor where Regions == RegionIndex {
         }
         state.reset(tracks: tracks, lastFix: snapshot.lastFix?.fix)
     }
+
+    /// Marks regions as reported inside since the given instants, without events: the cheap restore for a
+    /// caller that persisted `state(of:)` per event. Other regions keep their state; handles not in the index
+    /// are ignored. A restored region has no pending change, and its dwell (if any) falls due `dwell` seconds
+    /// after `since` unless that is not after the last fix (then it is taken as already reported).
+    public mutating func restore(inside: [(RegionHandle, since: Timestamp)]) {
+        for (handle, since) in inside {
+            guard Int(handle.rawValue) < regions.store.slotCount, regions.store.kind(handle) != .removed else { continue }
+            var dwellDue = regions.attributes(of: handle).dwell.map { since + $0 }
+            if let due = dwellDue, let last = state.lastFix?.time, due <= last { dwellDue = nil }
+            state.setTrack(RegionTrack(handle: handle, insideSince: since, dwellDue: dwellDue))
+        }
+    }
 }
 
 extension RegionMonitor {
@@ -97,17 +110,5 @@ extension RegionMonitor {
     public func state(of region: RegionHandle) -> RegionState {
         if let since = state.track(of: region)?.insideSince { return .inside(since: since) }
         return state.isUndecided(region) ? .unknown : .outside
-    }
-
-    /// Marks regions as reported inside since the given instants, without events: the cheap restore for a
-    /// caller that persisted `state(of:)` per event. Other regions keep their state; a restored region has no
-    /// pending change, and its dwell (if any) falls due `dwell` seconds after `since` unless that has passed
-    /// the last fix (then it is taken as already reported).
-    public mutating func restore(inside: [(RegionHandle, since: Timestamp)]) {
-        for (handle, since) in inside {
-            var dwellDue = regions.attributes(of: handle).dwell.map { since + $0 }
-            if let due = dwellDue, let last = state.lastFix?.time, due <= last { dwellDue = nil }
-            state.setTrack(RegionTrack(handle: handle, insideSince: since, dwellDue: dwellDue))
-        }
     }
 }
