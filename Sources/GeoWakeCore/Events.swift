@@ -62,3 +62,37 @@ public struct Visit: Hashable, Sendable {
         self.radius = radius
     }
 }
+
+/// A fix the standard location service delivers to its subscriber.
+public struct LocationUpdate: Hashable, Sendable {
+    public var fix: Fix
+
+    public init(fix: Fix) { self.fix = fix }
+}
+
+/// A fix the significant-change service reports: the device moved far, a while after the last report.
+public struct SignificantChange: Hashable, Sendable {
+    public var fix: Fix
+
+    public init(fix: Fix) { self.fix = fix }
+}
+
+/// The visit service's report: an arrival at a place, or the departure that closed the visit.
+public struct VisitEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case arrival
+        case departure
+    }
+
+    public var visit: Visit
+    /// The instant the service reported it (after the minimum stay for an arrival, on leaving for a departure).
+    public var reportedAt: Timestamp
+
+    /// A departure once the visit has one, else an arrival.
+    public var kind: Kind { visit.departure == nil ? .arrival : .departure }
+
+    public init(visit: Visit, reportedAt: Timestamp) {
+        self.visit = visit
+        self.reportedAt = reportedAt
+    }
+}

@@ -99,7 +99,7 @@ struct ReplayCommand: ParsableCommand {
             do { try configuration.validate() } catch { throw CommandError(error.description) }
             var filter = StandardLocationFilter(configuration: configuration)
             run = try replay { fix, now in
-                guard let delivered = filter.update(with: fix, at: now) else { return }
+                guard let delivered = filter.update(with: fix, at: now) as Fix? else { return }
                 events.count("location")
                 output.writer.fixEventLine("location", delivered)
                 try output.lineDone()
@@ -110,7 +110,7 @@ struct ReplayCommand: ParsableCommand {
             do { try configuration.validate() } catch { throw CommandError(error.description) }
             var detector = SignificantChangeDetector(configuration: configuration)
             run = try replay { fix, now in
-                guard let change = detector.update(with: fix, at: now) else { return }
+                guard let change = detector.update(with: fix, at: now) as Fix? else { return }
                 events.count("significant")
                 output.writer.fixEventLine("significant", change)
                 try output.lineDone()
@@ -121,7 +121,7 @@ struct ReplayCommand: ParsableCommand {
             do { try configuration.validate() } catch { throw CommandError(error.description) }
             var detector = VisitDetector(configuration: configuration)
             run = try replay { fix, now in
-                for visit in detector.update(with: fix, at: now) {
+                for visit in detector.update(with: fix, at: now) as [Visit] {
                     events.count(visit.departure == nil ? "arrival" : "departure")
                     output.writer.visitLine(visit, reportedAt: now)
                 }

@@ -4,7 +4,7 @@ import LocationServices
 @Suite struct SignificantChangeDetectorTests {
     func reported(_ detector: inout SignificantChangeDetector, _ steps: [(Double, Double)]) -> [Double] {
         steps.compactMap { metres, seconds in
-            detector.update(with: Here.fix(Here.offset(metres), at: seconds), at: Here.instant(seconds))
+            (detector.update(with: Here.fix(Here.offset(metres), at: seconds), at: Here.instant(seconds)) as Fix?)
                 .map { $0.time! - Here.start }
         }
     }

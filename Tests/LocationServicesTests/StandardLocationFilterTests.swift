@@ -5,7 +5,7 @@ import LocationServices
     /// Feeds (metres east, seconds, accuracy) and returns the seconds of the delivered fixes.
     func delivered(_ filter: inout StandardLocationFilter, _ steps: [(Double, Double, Double?)]) -> [Double] {
         steps.compactMap { metres, seconds, accuracy in
-            filter.update(with: Here.fix(Here.offset(metres), at: seconds, accuracy: accuracy), at: Here.instant(seconds))
+            (filter.update(with: Here.fix(Here.offset(metres), at: seconds, accuracy: accuracy), at: Here.instant(seconds)) as Fix?)
                 .map { $0.time! - Here.start }
         }
     }

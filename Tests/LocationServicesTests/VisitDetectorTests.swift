@@ -5,7 +5,7 @@ import LocationServices
     /// Visits rendered as "arrive @a" or "depart @a-@d", seconds after the start.
     func visits(_ detector: inout VisitDetector, _ fixes: [Fix]) -> [String] {
         fixes.flatMap { fix in
-            detector.update(with: fix, at: fix.time!).map { visit in
+            (detector.update(with: fix, at: fix.time!) as [Visit]).map { visit in
                 let arrival = Int(visit.arrival - Here.start)
                 guard let departure = visit.departure else { return "arrive @\(arrival)" }
                 return "depart @\(arrival)-@\(Int(departure - Here.start))"
@@ -35,7 +35,7 @@ import LocationServices
         var fixes = stay(at: place, from: 0, to: 600)
         fixes.append(Here.fix(Here.offset(150, from: place), at: 610))
         var departures: [Visit] = []
-        for fix in fixes { departures += detector.update(with: fix, at: fix.time!).filter { $0.departure != nil } }
+        for fix in fixes { departures += (detector.update(with: fix, at: fix.time!) as [Visit]).filter { $0.departure != nil } }
         #expect(departures.count == 1)
         #expect(departures.first?.arrival == Here.instant(0))
         #expect(departures.first?.departure == Here.instant(600))
