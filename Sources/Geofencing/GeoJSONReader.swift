@@ -36,10 +36,14 @@ struct GeoJSONReader {
         }
     }
 
+    /// Reads a FeatureCollection, or a lone Feature (RFC 7946 allows either as the document): a top-level
+    /// object turns out to be a feature at its first member that only a feature has, and is then re-read
+    /// from its start as one.
     private mutating func readCollection(_ eachFeature: (inout GeoJSONReader) throws -> Void) throws {
+        let documentStart = scanner.peek() == UInt8(ascii: "{") ? scanner.position : nil
         try scanner.expect(UInt8(ascii: "{"))
         var sawFeatures = false
-        var type: String?
+        var type: [UInt8]?
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
                 let key = try scanner.string()
@@ -51,23 +55,37 @@ struct GeoJSONReader {
                         repeat { try eachFeature(&self) } while try scanner.nextElement(closing: UInt8(ascii: "]"))
                     }
                 } else if key.equals("type") {
-                    type = String(decoding: try scanner.string(), as: UTF8.self)
+                    guard scanner.peek() == UInt8(ascii: "\"") else { throw RegionLoadError(file: file, reason: "the top-level \"type\" must be a string") }
+                    let value = try scanner.string()
+                    if value.equals("Feature") && !sawFeatures, let documentStart {
+                        return try readLoneFeature(from: documentStart, eachFeature)
+                    }
+                    type = Array(value)
+                } else if key.equals("geometry") && !sawFeatures, let documentStart {
+                    return try readLoneFeature(from: documentStart, eachFeature)
                 } else {
                     try scanner.skipValue()
                 }
             } while try scanner.nextElement(closing: UInt8(ascii: "}"))
         }
-        if scanner.peek() != 0 { throw scanner.error("unexpected text after the FeatureCollection") }
-        if let type, type != "FeatureCollection" {
-            throw RegionLoadError(file: file, reason: "expected a GeoJSON FeatureCollection, found type \"\(type)\"")
+        if !scanner.atEnd() { throw scanner.error("only whitespace may follow the FeatureCollection" + scanner.found()) }
+        if let type, !type.elementsEqual("FeatureCollection".utf8) {
+            throw RegionLoadError(file: file, reason: "expected a GeoJSON FeatureCollection or Feature, found type \(EchoedText.quoted(type))")
         }
         if !sawFeatures { throw RegionLoadError(file: file, reason: "not a FeatureCollection: no \"features\" array") }
+    }
+
+    private mutating func readLoneFeature(from start: Int, _ eachFeature: (inout GeoJSONReader) throws -> Void) throws {
+        scanner.position = start
+        try eachFeature(&self)
+        if !scanner.atEnd() { throw scanner.error("only whitespace may follow the Feature" + scanner.found()) }
     }
 
     private mutating func readFeature(into draft: inout FeatureDraft) throws {
         guard scanner.peek() == UInt8(ascii: "{") else { throw InvalidRegion("a feature must be a JSON object") }
         scanner.position += 1
         var sawGeometry = false
+        var sawType = false
         var propertiesID: [UInt8]?
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
@@ -81,10 +99,12 @@ struct GeoJSONReader {
                 } else if key.equals("id") {
                     if let id = try readID() { draft.id = id; draft.hasID = true }
                 } else if key.equals("type") {
+                    guard scanner.peek() == UInt8(ascii: "\"") else { throw InvalidRegion("the feature's \"type\" must be a string") }
                     let type = try scanner.string()
                     guard type.equals("Feature") else {
-                        throw InvalidRegion("expected type \"Feature\", found \"\(String(decoding: type, as: UTF8.self))\"")
+                        throw InvalidRegion("expected type \"Feature\", found \(EchoedText.quoted(type))")
                     }
+                    sawType = true
                 } else {
                     try scanner.skipValue()
                 }
@@ -92,6 +112,7 @@ struct GeoJSONReader {
         }
         if !draft.hasID, let propertiesID { draft.id = propertiesID; draft.hasID = true }
         if !sawGeometry { throw InvalidRegion("the feature has no \"geometry\" member") }
+        if !sawType { throw InvalidRegion("the feature has no \"type\": \"Feature\" member") }
     }
 
     /// An id is a string, or a number kept as written; nil for `null`.

@@ -47,7 +47,7 @@ public enum RegionLoader {
     private struct IngestStopped: Error {}
 
     static func duplicateMessage(_ id: [UInt8], earlier: UInt32, firstSlots: [(file: String, slot: UInt32)]) -> String {
-        let text = "duplicate id \"\(String(decoding: id, as: UTF8.self))\""
+        let text = "duplicate id \(EchoedText.quoted(id))"
         guard let origin = firstSlots.last(where: { $0.slot <= earlier }) else { return text + " (already loaded)" }
         return text + " (first used by feature \(earlier - origin.slot) of \(origin.file))"
     }
