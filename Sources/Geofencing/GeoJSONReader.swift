@@ -3,10 +3,16 @@
 struct GeoJSONReader {
     var scanner: JSONScanner
     let file: String
+    /// The property that holds the id (`--id-property`), read ahead of the `id` members.
+    let idProperty: [UInt8]?
+    /// When set, a feature without an id gets this prefix and its index as its id.
+    let numbering: String?
 
-    init(bytes: UnsafeRawBufferPointer, file: String) {
+    init(bytes: UnsafeRawBufferPointer, file: String, idProperty: String? = nil, numbering: String? = nil) {
         scanner = JSONScanner(bytes)
         self.file = file
+        self.idProperty = idProperty.map { Array($0.utf8) }
+        self.numbering = numbering
     }
 
     /// Calls `body` with each feature's index and draft; `body` throws `InvalidRegion` to reject it.
@@ -19,6 +25,10 @@ struct GeoJSONReader {
                 draft.reset()
                 do {
                     try $0.readFeature(into: &draft)
+                    if !draft.hasID, let numbering = $0.numbering {
+                        draft.id = Array((numbering + String(index)).utf8)
+                        draft.hasID = true
+                    }
                     try body(index, &draft)
                 } catch let error as InvalidRegion {
                     throw RegionLoadError(file: file, feature: index, reason: error.reason)
@@ -87,6 +97,7 @@ struct GeoJSONReader {
         var sawGeometry = false
         var sawType = false
         var propertiesID: [UInt8]?
+        var namedID: [UInt8]?
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
                 let key = try scanner.string()
@@ -95,7 +106,7 @@ struct GeoJSONReader {
                     sawGeometry = true
                     try readGeometry(into: &draft)
                 } else if key.equals("properties") {
-                    propertiesID = try readProperties(into: &draft)
+                    (propertiesID, namedID) = try readProperties(into: &draft)
                 } else if key.equals("id") {
                     if let id = try readID() { draft.id = id; draft.hasID = true }
                 } else if key.equals("type") {
@@ -110,6 +121,7 @@ struct GeoJSONReader {
                 }
             } while try scanner.nextElement(closing: UInt8(ascii: "}"))
         }
+        if let namedID { draft.id = namedID; draft.hasID = true }
         if !draft.hasID, let propertiesID { draft.id = propertiesID; draft.hasID = true }
         if !sawGeometry { throw InvalidRegion("the feature has no \"geometry\" member") }
         if !sawType { throw InvalidRegion("the feature has no \"type\": \"Feature\" member") }
@@ -125,16 +137,23 @@ struct GeoJSONReader {
         return Array(UnsafeBufferPointer(start: scanner.base + start, count: scanner.position - start))
     }
 
-    private mutating func readProperties(into draft: inout FeatureDraft) throws -> [UInt8]? {
-        if scanner.null() { return nil }
+    /// Returns `properties.id` and the value of the `idProperty` property.
+    private mutating func readProperties(into draft: inout FeatureDraft) throws -> (id: [UInt8]?, named: [UInt8]?) {
+        if scanner.null() { return (nil, nil) }
         guard scanner.peek() == UInt8(ascii: "{") else { throw InvalidRegion("\"properties\" must be an object or null") }
         scanner.position += 1
         var id: [UInt8]?
-        if scanner.consume(UInt8(ascii: "}")) { return nil }
+        var named: [UInt8]?
+        if scanner.consume(UInt8(ascii: "}")) { return (nil, nil) }
         repeat {
             let key = try scanner.string()
             try scanner.expect(UInt8(ascii: ":"))
-            if key.equals("id") {
+            if let idProperty, key.elementsEqual(idProperty) {
+                guard scanner.peek() == UInt8(ascii: "\"") || scanner.atNumber() || scanner.peek() == UInt8(ascii: "n") else {
+                    throw InvalidRegion("the id property \(EchoedText.quoted(idProperty)) must be a string or a number")
+                }
+                named = try readID()
+            } else if key.equals("id") {
                 id = try readID()
             } else if key.equals("radius") {
                 draft.radius = try number("radius")
@@ -159,7 +178,7 @@ struct GeoJSONReader {
                 try scanner.skipValue()
             }
         } while try scanner.nextElement(closing: UInt8(ascii: "}"))
-        return id
+        return (id, named)
     }
 
     private mutating func number(_ name: String) throws -> Double {

@@ -9,15 +9,16 @@ struct LocateCommand: ParsableCommand {
         abstract: "Print, for every fix of a trace, the regions containing it (pure geometry)."
     )
 
-    @Option(help: "A GeoJSON regions file, or a directory of them.")
+    @Option(help: "A GeoJSON regions file (gzip too), a directory of them, or - for standard input.")
     var regions: String
+
+    @OptionGroup var regionFile: RegionFileOptions
 
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
     var trace: String
 
     func run() throws {
-        let store: RegionStore
-        do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
+        let store = try regionFile.load(regions, command: "locate")
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []

@@ -28,6 +28,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Regions for region monitoring: a GeoJSON file or a directory of them.")
     var regions: String?
 
+    @OptionGroup var regionFile: RegionFileOptions
+
     @Option(help: "The service to replay: regions (the default, needs --regions), standard, significant or visits.")
     var service: Service = .regions
 
@@ -79,7 +81,7 @@ struct ReplayCommand: ParsableCommand {
             guard let regions else { throw CommandError("region monitoring needs --regions PATH") }
             let loadStart = monotonicSeconds()
             let store: RegionStore
-            do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
+            store = try regionFile.load(regions, command: "replay")
             var monitor = RegionMonitor(regions: RegionIndex(store), configuration: configuration)
             loadSeconds = monotonicSeconds() - loadStart
             var batch: [RegionEvent] = []

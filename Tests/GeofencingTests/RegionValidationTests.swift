@@ -106,7 +106,7 @@ import Testing
 
     @Test func missingID() {
         let feature = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,1]},\"properties\":{\"radius\":3}}"
-        #expect(loadError(collection(feature)) == "bad.geojson: feature 0: missing id (neither \"id\" nor \"properties.id\")")
+        #expect(loadError(collection(feature)) == "bad.geojson: feature 0: missing id (neither \"id\" nor \"properties.id\"; --id-property NAME or --number-features give one)")
     }
 
     @Test func circleNeedsAPositiveRadius() {
