@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Geofencing
 import Traces
@@ -22,8 +25,10 @@ struct LocateCommand: ParsableCommand {
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []
+        var located = 0
+        let statistics: TraceStatistics
         do {
-            _ = try TraceFile.read(trace) { fix in
+            statistics = try TraceFile.read(trace) { fix in
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                 let ids = handles.map { index.attributes(of: $0).id }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -32,6 +37,7 @@ struct LocateCommand: ParsableCommand {
                 output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
                 output.writer.field("lon", fix.coordinate.longitude, decimals: 9)
                 output.writer.field("regions", ids)
+                if !ids.isEmpty { located += 1 }
                 output.writer.endLine()
                 try output.lineDone()
             }
@@ -39,5 +45,8 @@ struct LocateCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         try output.flush()
+        let summary = "geowake locate: \(store.liveCount) regions, \(statistics.fixes) fixes, \(located) in at least one region; "
+            + "trace: \(statistics.summary)\n"
+        _ = Array(summary.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

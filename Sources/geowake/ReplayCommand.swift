@@ -11,7 +11,7 @@ import Traces
 ///
 /// The services' clock is the fixes' own time. Fixes without a time (NMEA before the receiver reported the
 /// date) cannot be placed on that clock and are skipped; so are fixes whose time goes backwards. Both are
-/// counted in the summary.
+/// counted in the summary. A trace in which no fix has a date is an error.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -150,6 +150,9 @@ struct ReplayCommand: ParsableCommand {
             }
         } catch let error as TraceError {
             throw CommandError(error.description)
+        }
+        if run.replayed == 0 && run.withoutTime > 0 {
+            throw CommandError(TraceError.withoutDates(file: trace == "-" ? "standard input" : trace, fixes: run.withoutTime).description)
         }
         run.seconds = monotonicSeconds() - start
         return run
