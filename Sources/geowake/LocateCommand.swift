@@ -31,13 +31,13 @@ struct LocateCommand: ParsableCommand {
             statistics = try TraceFile.read(trace) { fix in
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
-                let ids = handles.map { index.attributes(of: $0).id }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                index.store.sortByID(&handles)
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }
                 output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
                 output.writer.field("lon", fix.coordinate.longitude, decimals: 9)
-                output.writer.field("regions", ids)
-                if !ids.isEmpty { located += 1 }
+                output.writer.field("regions", strings: handles.count) { index.store.idBytes(handles[$0]) }
+                if !handles.isEmpty { located += 1 }
                 output.writer.endLine()
                 try output.lineDone()
             }
