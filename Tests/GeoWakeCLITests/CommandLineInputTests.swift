@@ -4,20 +4,7 @@ import Testing
 /// The command-line side of issue #12's inputs: summaries, standard input, devices, undated traces.
 @Suite struct CommandLineInputTests {
     static func run(_ arguments: [String], input: String? = nil) throws -> CommandLineTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLineTests.geowake)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: CommandLineTests.root)
-        if let input { process.standardInput = FileHandle(forReadingAtPath: input) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: error, as: UTF8.self).split(separator: "\n").map(String.init)
-        return CommandLineTests.Run(status: process.terminationStatus, output: output, errorLines: lines)
+        try CommandLineTests.run(arguments, input: input)
     }
 
     static func temporaryFile(_ text: String) -> String {
