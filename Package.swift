@@ -11,11 +11,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "GeoWakeCore"),
-        .target(name: "Traces", dependencies: ["GeoWakeCore"]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "FileBytes", dependencies: ["CZlib"]),
+        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
         .target(name: "CIntrinsics"),
-        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics"]),
+        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics", "FileBytes"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .executableTarget(
@@ -26,7 +28,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),

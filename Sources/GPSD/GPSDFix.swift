@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibGPS
+import Traces
 
 extension Fix {
     /// The fix in a TPV report that libgps has just unpacked, or nil when the report has no position
@@ -15,7 +16,7 @@ extension Fix {
             altitudeMSL: finite(fix.altMSL) ?? finite(fix.altitude),
             speed: finite(fix.speed),
             course: finite(fix.track),
-            horizontalAccuracy: (finite(fix.eph) ?? horizontalError(fix.epx, fix.epy)).map { $0 / confidence95 },
+            horizontalAccuracy: GPSDErrorEstimate.horizontalAccuracy(eph: fix.eph, epx: fix.epx, epy: fix.epy),
             mode: fix.mode >= MODE_3D ? .threeD : .twoD,
             satellites: satellites
         )
@@ -29,17 +30,8 @@ extension Timestamp {
     }
 }
 
-/// gpsd states its error estimates at 95% confidence; a Fix holds a 1-sigma radius. 1.96 is the factor
-/// gpsd itself applies to a GST's 1-sigma errors (u-blox NEO-M9N log: eph / 1.96 equals the GST radius).
-private let confidence95 = 1.96
-
 /// libgps marks every missing value with NaN.
 private func finite(_ value: Double) -> Double? {
     value.isFinite ? value : nil
 }
 
-/// The radius from the per-axis errors, for receivers that report those but no eph.
-private func horizontalError(_ epx: Double, _ epy: Double) -> Double? {
-    guard epx.isFinite, epy.isFinite else { return nil }
-    return (epx * epx + epy * epy).squareRoot()
-}

@@ -63,6 +63,18 @@ public struct JSONLineWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An array of `count` strings, element `i` given as the UTF-8 bytes `utf8(i)`: no String is made per
+    /// element, which was most of `geowake locate`'s time.
+    public mutating func field(_ key: StaticString, strings count: Int, utf8: (Int) -> UnsafeBufferPointer<UInt8>) {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "["))
+        for i in 0..<count {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(utf8: utf8(i))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     private mutating func appendKey(_ key: StaticString) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
@@ -79,8 +91,13 @@ public struct JSONLineWriter: Sendable {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     public mutating func appendString(_ value: String) {
+        appendString(utf8: value.utf8)
+    }
+
+    /// A string from its UTF-8 bytes, escaped as JSON requires.
+    public mutating func appendString(utf8: some Sequence<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
             case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)

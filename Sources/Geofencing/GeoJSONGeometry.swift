@@ -30,7 +30,7 @@ extension GeoJSONReader {
         case "Polygon": draft.geometry = .polygon; expected = 3
         case "MultiPolygon": draft.geometry = .multiPolygon; expected = 4
         default:
-            throw InvalidRegion("unsupported geometry type \"\(type)\" (expected Point, Polygon, MultiPolygon or null)")
+            throw InvalidRegion("unsupported geometry type \(EchoedText.quoted(type)) (expected Point, Polygon, MultiPolygon or null)")
         }
         guard let depth else { throw InvalidRegion("the \(type) has no \"coordinates\"") }
         guard depth == expected else {

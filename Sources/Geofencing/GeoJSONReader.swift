@@ -3,10 +3,16 @@
 struct GeoJSONReader {
     var scanner: JSONScanner
     let file: String
+    /// The property that holds the id (`--id-property`), read ahead of the `id` members.
+    let idProperty: [UInt8]?
+    /// When set, a feature without an id gets this prefix and its index as its id.
+    let numbering: String?
 
-    init(bytes: UnsafeRawBufferPointer, file: String) {
+    init(bytes: UnsafeRawBufferPointer, file: String, idProperty: String? = nil, numbering: String? = nil) {
         scanner = JSONScanner(bytes)
         self.file = file
+        self.idProperty = idProperty.map { Array($0.utf8) }
+        self.numbering = numbering
     }
 
     /// Calls `body` with each feature's index and draft; `body` throws `InvalidRegion` to reject it.
@@ -19,6 +25,10 @@ struct GeoJSONReader {
                 draft.reset()
                 do {
                     try $0.readFeature(into: &draft)
+                    if !draft.hasID, let numbering = $0.numbering {
+                        draft.id = Array((numbering + String(index)).utf8)
+                        draft.hasID = true
+                    }
                     try body(index, &draft)
                 } catch let error as InvalidRegion {
                     throw RegionLoadError(file: file, feature: index, reason: error.reason)
@@ -36,10 +46,14 @@ struct GeoJSONReader {
         }
     }
 
+    /// Reads a FeatureCollection, or a lone Feature (RFC 7946 allows either as the document): a top-level
+    /// object turns out to be a feature at its first member that only a feature has, and is then re-read
+    /// from its start as one.
     private mutating func readCollection(_ eachFeature: (inout GeoJSONReader) throws -> Void) throws {
+        let documentStart = scanner.peek() == UInt8(ascii: "{") ? scanner.position : nil
         try scanner.expect(UInt8(ascii: "{"))
         var sawFeatures = false
-        var type: String?
+        var type: [UInt8]?
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
                 let key = try scanner.string()
@@ -51,24 +65,39 @@ struct GeoJSONReader {
                         repeat { try eachFeature(&self) } while try scanner.nextElement(closing: UInt8(ascii: "]"))
                     }
                 } else if key.equals("type") {
-                    type = String(decoding: try scanner.string(), as: UTF8.self)
+                    guard scanner.peek() == UInt8(ascii: "\"") else { throw RegionLoadError(file: file, reason: "the top-level \"type\" must be a string") }
+                    let value = try scanner.string()
+                    if value.equals("Feature") && !sawFeatures, let documentStart {
+                        return try readLoneFeature(from: documentStart, eachFeature)
+                    }
+                    type = Array(value)
+                } else if key.equals("geometry") && !sawFeatures, let documentStart {
+                    return try readLoneFeature(from: documentStart, eachFeature)
                 } else {
                     try scanner.skipValue()
                 }
             } while try scanner.nextElement(closing: UInt8(ascii: "}"))
         }
-        if scanner.peek() != 0 { throw scanner.error("unexpected text after the FeatureCollection") }
-        if let type, type != "FeatureCollection" {
-            throw RegionLoadError(file: file, reason: "expected a GeoJSON FeatureCollection, found type \"\(type)\"")
+        if !scanner.atEnd() { throw scanner.error("only whitespace may follow the FeatureCollection" + scanner.found()) }
+        if let type, !type.elementsEqual("FeatureCollection".utf8) {
+            throw RegionLoadError(file: file, reason: "expected a GeoJSON FeatureCollection or Feature, found type \(EchoedText.quoted(type))")
         }
         if !sawFeatures { throw RegionLoadError(file: file, reason: "not a FeatureCollection: no \"features\" array") }
+    }
+
+    private mutating func readLoneFeature(from start: Int, _ eachFeature: (inout GeoJSONReader) throws -> Void) throws {
+        scanner.position = start
+        try eachFeature(&self)
+        if !scanner.atEnd() { throw scanner.error("only whitespace may follow the Feature" + scanner.found()) }
     }
 
     private mutating func readFeature(into draft: inout FeatureDraft) throws {
         guard scanner.peek() == UInt8(ascii: "{") else { throw InvalidRegion("a feature must be a JSON object") }
         scanner.position += 1
         var sawGeometry = false
+        var sawType = false
         var propertiesID: [UInt8]?
+        var namedID: [UInt8]?
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
                 let key = try scanner.string()
@@ -77,21 +106,25 @@ struct GeoJSONReader {
                     sawGeometry = true
                     try readGeometry(into: &draft)
                 } else if key.equals("properties") {
-                    propertiesID = try readProperties(into: &draft)
+                    (propertiesID, namedID) = try readProperties(into: &draft)
                 } else if key.equals("id") {
                     if let id = try readID() { draft.id = id; draft.hasID = true }
                 } else if key.equals("type") {
+                    guard scanner.peek() == UInt8(ascii: "\"") else { throw InvalidRegion("the feature's \"type\" must be a string") }
                     let type = try scanner.string()
                     guard type.equals("Feature") else {
-                        throw InvalidRegion("expected type \"Feature\", found \"\(String(decoding: type, as: UTF8.self))\"")
+                        throw InvalidRegion("expected type \"Feature\", found \(EchoedText.quoted(type))")
                     }
+                    sawType = true
                 } else {
                     try scanner.skipValue()
                 }
             } while try scanner.nextElement(closing: UInt8(ascii: "}"))
         }
+        if let namedID { draft.id = namedID; draft.hasID = true }
         if !draft.hasID, let propertiesID { draft.id = propertiesID; draft.hasID = true }
         if !sawGeometry { throw InvalidRegion("the feature has no \"geometry\" member") }
+        if !sawType { throw InvalidRegion("the feature has no \"type\": \"Feature\" member") }
     }
 
     /// An id is a string, or a number kept as written; nil for `null`.
@@ -104,16 +137,23 @@ struct GeoJSONReader {
         return Array(UnsafeBufferPointer(start: scanner.base + start, count: scanner.position - start))
     }
 
-    private mutating func readProperties(into draft: inout FeatureDraft) throws -> [UInt8]? {
-        if scanner.null() { return nil }
+    /// Returns `properties.id` and the value of the `idProperty` property.
+    private mutating func readProperties(into draft: inout FeatureDraft) throws -> (id: [UInt8]?, named: [UInt8]?) {
+        if scanner.null() { return (nil, nil) }
         guard scanner.peek() == UInt8(ascii: "{") else { throw InvalidRegion("\"properties\" must be an object or null") }
         scanner.position += 1
         var id: [UInt8]?
-        if scanner.consume(UInt8(ascii: "}")) { return nil }
+        var named: [UInt8]?
+        if scanner.consume(UInt8(ascii: "}")) { return (nil, nil) }
         repeat {
             let key = try scanner.string()
             try scanner.expect(UInt8(ascii: ":"))
-            if key.equals("id") {
+            if let idProperty, key.elementsEqual(idProperty) {
+                guard scanner.peek() == UInt8(ascii: "\"") || scanner.atNumber() || scanner.peek() == UInt8(ascii: "n") else {
+                    throw InvalidRegion("the id property \(EchoedText.quoted(idProperty)) must be a string or a number")
+                }
+                named = try readID()
+            } else if key.equals("id") {
                 id = try readID()
             } else if key.equals("radius") {
                 draft.radius = try number("radius")
@@ -138,7 +178,7 @@ struct GeoJSONReader {
                 try scanner.skipValue()
             }
         } while try scanner.nextElement(closing: UInt8(ascii: "}"))
-        return id
+        return (id, named)
     }
 
     private mutating func number(_ name: String) throws -> Double {

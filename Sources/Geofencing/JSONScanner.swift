@@ -36,7 +36,7 @@ struct JSONScanner {
 
     mutating func expect(_ byte: UInt8) throws(JSONSyntaxError) {
         guard peek() == byte else {
-            throw error("expected '\(Character(Unicode.Scalar(byte)))'" + found())
+            throw error("expected \(Self.describe(byte))" + found())
         }
         position += 1
     }
@@ -48,7 +48,21 @@ struct JSONScanner {
     }
 
     func found() -> String {
-        position < count ? " but found '\(Character(Unicode.Scalar(base[position])))'" : " but the text ended"
+        position < count ? " but found \(Self.describe(base[position]))" : " but the text ended"
+    }
+
+    /// A byte as an error message shows it: printable ASCII quoted, anything else (a control byte, the
+    /// first byte of a binary file) by its value, so that no raw control byte reaches a terminal.
+    static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
+    }
+
+    /// True when only whitespace is left: RFC 8259 allows nothing else after the document (a NUL included).
+    mutating func atEnd() -> Bool {
+        _ = peek()
+        return position == count
     }
 
     /// After an element of an object or array: true when another element follows, false at the closing bracket.
@@ -58,7 +72,7 @@ struct JSONScanner {
         if b == UInt8(ascii: ",") { return true }
         if b == closing { return false }
         position -= 1
-        throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))'" + found())
+        throw error("expected ',' or \(Self.describe(closing))" + found())
     }
 
     /// Reads a string and returns its bytes: a slice of the text when it has no escapes, else the decoded copy.
@@ -73,9 +87,34 @@ struct JSONScanner {
             }
             if b == UInt8(ascii: "\\") { return try escapedString(from: start) }
             if b < 0x20 { throw error("control character in string") }
+            if b >= 0x80 { position += try utf8SequenceLength(); continue }
             position += 1
         }
         throw error("unterminated string")
+    }
+
+    /// The length of the UTF-8 sequence at `position` (RFC 8259: JSON text is UTF-8), checked as
+    /// `String(validating:)` would: no overlong forms, no surrogates, nothing beyond U+10FFFF.
+    private func utf8SequenceLength() throws(JSONSyntaxError) -> Int {
+        let b = base[position]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch b {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw error("invalid UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true))) in string")
+        }
+        guard position + length <= count else { throw error("invalid UTF-8 (truncated sequence) in string") }
+        let second = base[position + 1]
+        var valid = second >= low && second <= high
+        for i in 2..<max(2, length) where base[position + i] & 0xC0 != 0x80 { valid = false }
+        guard valid else { throw error("invalid UTF-8 (bad sequence after byte 0x\(String(b, radix: 16, uppercase: true))) in string") }
+        return length
     }
 
     private mutating func escapedString(from start: Int) throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
@@ -99,10 +138,17 @@ struct JSONScanner {
                 case UInt8(ascii: "r"): unescaped.append(0x0D)
                 case UInt8(ascii: "t"): unescaped.append(0x09)
                 case UInt8(ascii: "u"): try appendUnicodeEscape()
-                default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))' in string")
+                default: throw error("invalid escape \\ followed by \(Self.describe(e)) in string")
                 }
             default:
                 if b < 0x20 { throw error("control character in string") }
+                if b >= 0x80 {
+                    position -= 1
+                    let length = try utf8SequenceLength()
+                    for i in 0..<length { unescaped.append(base[position + i]) }
+                    position += length
+                    continue
+                }
                 unescaped.append(b)
             }
         }
@@ -256,21 +302,27 @@ struct JSONScanner {
         return matchLiteral("null")
     }
 
-    /// Skips one value of any kind, checking its syntax.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    /// Deepest nesting of arrays and objects accepted; deeper text is an error rather than a stack overflow
+    /// (GeoJSON needs 6 levels; 512 is what Python's and Go's decoders allow without trouble).
+    static let maximumDepth = 512
+
+    /// Skips one value of any kind, checking its syntax. `depth` is the nesting the value sits in.
+    mutating func skipValue(depth: Int = 1) throws(JSONSyntaxError) {
         switch peek() {
         case UInt8(ascii: "{"):
+            guard depth < Self.maximumDepth else { throw error("arrays and objects nested more than \(Self.maximumDepth) deep") }
             position += 1
             if consume(UInt8(ascii: "}")) { return }
             repeat {
                 _ = try string()
                 try expect(UInt8(ascii: ":"))
-                try skipValue()
+                try skipValue(depth: depth + 1)
             } while try nextElement(closing: UInt8(ascii: "}"))
         case UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw error("arrays and objects nested more than \(Self.maximumDepth) deep") }
             position += 1
             if consume(UInt8(ascii: "]")) { return }
-            repeat { try skipValue() } while try nextElement(closing: UInt8(ascii: "]"))
+            repeat { try skipValue(depth: depth + 1) } while try nextElement(closing: UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
             _ = try string()
         case UInt8(ascii: "t"), UInt8(ascii: "f"):

@@ -1,32 +1,40 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileBytes
 
-/// Loads regions files as the contract says: one GeoJSON FeatureCollection, or a directory of them
-/// (`*.geojson`, `*.json`, in name order), ids unique across all. Any error fails the whole load.
+/// Loads regions files as the contract says: one GeoJSON FeatureCollection (or a lone Feature), or a
+/// directory of them (`*.geojson`, `*.json`, either gzip-compressed as `.gz`, in name order), ids
+/// unique across all. "-" is standard input. Any error fails the whole load.
 public enum RegionLoader {
-    public static func load(_ path: String) throws(RegionLoadError) -> RegionStore {
+    /// `skipped` is told of each entry of a directory that is not read, and why.
+    public static func load(_ path: String, options: RegionLoadOptions = RegionLoadOptions(),
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in }) throws(RegionLoadError) -> RegionStore {
         var store = RegionStore()
-        try load(path, into: &store)
+        try load(path, into: &store, options: options, skipped: skipped)
         store.shrinkToFit()
         return store
     }
 
     /// Adds the regions of `path` to `store`; on error `store` is left as it was.
-    public static func load(_ path: String, into store: inout RegionStore) throws(RegionLoadError) {
+    public static func load(_ path: String, into store: inout RegionStore, options: RegionLoadOptions = RegionLoadOptions(),
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in }) throws(RegionLoadError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
-        let files = (info.st_mode & S_IFMT) == S_IFDIR ? try regionFiles(in: path) : [path]
+        guard path == "-" || stat(path, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
+        let isDirectory = path != "-" && (info.st_mode & S_IFMT) == S_IFDIR
+        let files = isDirectory ? try regionFiles(in: path, skipped: skipped) : [path]
         var loaded = store
         var firstSlots: [(file: String, slot: UInt32)] = []
         for file in files {
-            firstSlots.append((file, UInt32(loaded.slotCount)))
-            let ingest = FeatureIngest(into: loaded, file: file, firstSlots: firstSlots)
+            firstSlots.append((displayName(file), UInt32(loaded.slotCount)))
+            let ingest = FeatureIngest(into: loaded, file: displayName(file), firstSlots: firstSlots)
             loaded = RegionStore()   // the ingest's store is then the only one, and appends copy nothing
             var readError: RegionLoadError?
             do throws(RegionLoadError) {
-                try withMappedFile(file) { (bytes) throws(RegionLoadError) in
-                    var reader = GeoJSONReader(bytes: bytes, file: file)
+                try withContents(of: file) { (bytes) throws(RegionLoadError) in
+                    if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: file, reason: diagnosis) }
+                    let numbering = options.numberFeatures ? (isDirectory ? baseName(file) + "#" : "") : nil
+                    var reader = GeoJSONReader(bytes: bytes, file: displayName(file), idProperty: options.idProperty, numbering: numbering)
                     try reader.readFeatures { number, draft in
                         guard ingest.put(number, &draft) else { throw IngestStopped() }
                     }
@@ -47,42 +55,54 @@ public enum RegionLoader {
     private struct IngestStopped: Error {}
 
     static func duplicateMessage(_ id: [UInt8], earlier: UInt32, firstSlots: [(file: String, slot: UInt32)]) -> String {
-        let text = "duplicate id \"\(String(decoding: id, as: UTF8.self))\""
+        let text = "duplicate id \(EchoedText.quoted(id))"
         guard let origin = firstSlots.last(where: { $0.slot <= earlier }) else { return text + " (already loaded)" }
         return text + " (first used by feature \(earlier - origin.slot) of \(origin.file))"
     }
 
-    static func regionFiles(in directory: String) throws(RegionLoadError) -> [String] {
+    static let regionFileSuffixes = [".geojson", ".json", ".geojson.gz", ".json.gz"]
+
+    static func regionFiles(in directory: String, skipped: (String, String) -> Void) throws(RegionLoadError) -> [String] {
         guard let dir = opendir(directory) else { throw RegionLoadError(file: directory, reason: systemError()) }
         defer { closedir(dir) }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            if !name.hasPrefix("."), name.hasSuffix(".geojson") || name.hasSuffix(".json") { names.append(name) }
+            guard name != ".", name != ".." else { continue }
+            var info = stat()
+            let isDirectory = stat(base + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            if name.hasPrefix(".") {
+                skipped(name, "hidden")
+            } else if isDirectory {
+                skipped(name, "a directory (subdirectories are not read)")
+            } else if regionFileSuffixes.contains(where: { name.hasSuffix($0) }) {
+                names.append(name)
+            } else {
+                skipped(name, "not named *.geojson or *.json (optionally .gz)")
+            }
         }
         guard !names.isEmpty else { throw RegionLoadError(file: directory, reason: "no *.geojson or *.json files in the directory") }
-        let base = directory.hasSuffix("/") ? directory : directory + "/"
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { base + $0 }
     }
 
-    /// Maps the file read-only so the reader walks the page cache directly, without a copy.
-    static func withMappedFile(_ path: String, _ body: (UnsafeRawBufferPointer) throws(RegionLoadError) -> Void) throws(RegionLoadError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw RegionLoadError(file: path, reason: systemError()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RegionLoadError(file: path, reason: "not a regular file") }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw RegionLoadError(file: path, reason: "the file is empty") }
-        guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            throw RegionLoadError(file: path, reason: systemError())
+    /// The file's bytes, mapped (or read from standard input, or inflated from gzip) by `WholeFile`.
+    static func withContents(of path: String, _ body: (UnsafeRawBufferPointer) throws(RegionLoadError) -> Void) throws(RegionLoadError) {
+        do {
+            try WholeFile.withContents(of: path) { bytes in try body(bytes) }
+        } catch let error as RegionLoadError {
+            throw error
+        } catch {
+            throw RegionLoadError(file: displayName(path), reason: "\(error)")
         }
-        defer { munmap(map, size) }
-        madvise(map, size, MADV_SEQUENTIAL)
-        try body(UnsafeRawBufferPointer(start: map, count: size))
+    }
+
+    static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 
     static func systemError() -> String {

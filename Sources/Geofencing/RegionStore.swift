@@ -95,7 +95,7 @@ public struct RegionStore: Sendable {
         let slot = UInt32(kinds.count)
         let hash = draft.id.withUnsafeBufferPointer { RegionIDTable.hash($0) }
         if draft.id.withUnsafeBufferPointer({ find($0) }) != nil {
-            throw InvalidRegion("duplicate id \"\(String(decoding: draft.id, as: UTF8.self))\"")
+            throw InvalidRegion("duplicate id \(EchoedText.quoted(draft.id))")
         }
         idBytes.append(contentsOf: draft.id)
         idEnds.append(UInt32(idBytes.count))

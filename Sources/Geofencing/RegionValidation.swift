@@ -5,14 +5,33 @@ struct RegionValidator {
     let geos = GEOSContext()
 
     func validate(_ draft: inout FeatureDraft) throws(InvalidRegion) {
-        guard draft.hasID else { throw InvalidRegion("missing id (neither \"id\" nor \"properties.id\")") }
+        guard draft.hasID else { throw InvalidRegion("missing id (neither \"id\" nor \"properties.id\"; --id-property NAME or --number-features give one)") }
         if let dwell = draft.dwell, !(dwell.isFinite && dwell >= 0) {
             throw InvalidRegion("dwell must be a number of seconds >= 0, found \(dwell)")
         }
+        Self.clampToLimits(&draft.coordinates)
         switch draft.geometry {
         case .none: try validateBeacon(&draft)
         case .point: try validateCircle(draft)
         case .polygon, .multiPolygon: try validatePolygons(draft)
+        }
+    }
+
+    /// How far beyond ±180° of longitude or ±90° of latitude a coordinate may lie and still count as on
+    /// the line: float noise from exports (Natural Earth has Russia at 180.00000000000006), about 0.1 mm.
+    static let limitTolerance = 1e-9
+
+    /// Moves coordinates within `limitTolerance` beyond a limit onto it; anything farther is left for
+    /// `checkPosition` to reject.
+    static func clampToLimits(_ coordinates: inout [Double]) {
+        coordinates.withUnsafeMutableBufferPointer { c in
+            var i = 0
+            while i + 1 < c.count {
+                let lon = c[i], lat = c[i + 1]
+                if abs(lon) > 180 && abs(lon) <= 180 + limitTolerance { c[i] = lon > 0 ? 180 : -180 }
+                if abs(lat) > 90 && abs(lat) <= 90 + limitTolerance { c[i + 1] = lat > 0 ? 90 : -90 }
+                i += 2
+            }
         }
     }
 
@@ -22,7 +41,7 @@ struct RegionValidator {
         }
         guard let uuid = draft.uuid else { throw InvalidRegion("a beacon region needs properties.uuid") }
         guard let canonical = Self.canonicalUUID(uuid) else {
-            throw InvalidRegion("beacon uuid \"\(uuid)\" is not of the form 8-4-4-4-12 hexadecimal digits")
+            throw InvalidRegion("beacon uuid \(EchoedText.quoted(uuid)) is not of the form 8-4-4-4-12 hexadecimal digits")
         }
         draft.uuid = canonical
     }

@@ -1,7 +1,9 @@
 /// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
 /// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.
 public struct GPSDJSONReader: Sendable {
-    public private(set) var statistics = TraceStatistics()
+    public private(set) var statistics = TraceStatistics(records: "reports")
+    /// Whether any line was a gpsd report (had a "class" member): a file with none is not gpsd JSON.
+    public private(set) var sawReport = false
     private var lines = LineSplitter(maximumLength: 1 << 16)
 
     public init() {}
@@ -31,6 +33,7 @@ public struct GPSDJSONReader: Sendable {
         statistics.sentences += 1
         var report = TPV()
         let wellFormed = JSONObjectScanner.members(of: line) { key, value in report.set(key, value) }
+        if report.hasClass { sawReport = true }
         guard wellFormed, !report.isMalformed else {
             statistics.malformed += 1
             return
@@ -44,6 +47,7 @@ public struct GPSDJSONReader: Sendable {
 /// The members of a TPV report that make a `Fix`.
 private struct TPV {
     var isTPV = false
+    var hasClass = false
     var isMalformed = false
     var mode = 0
     var time: Timestamp?
@@ -61,6 +65,7 @@ private struct TPV {
         switch value {
         case .string(let text):
             if key.equals("class") {
+                hasClass = true
                 isTPV = text.equals("TPV")
             } else if key.equals("time") {
                 time = ISO8601.timestamp(text)
@@ -94,12 +99,7 @@ private struct TPV {
         if let altitude = altitudeMSL ?? altitude, (-1_000...100_000).contains(altitude) { fix.altitudeMSL = altitude }
         if let speed, (0...1_100).contains(speed) { fix.speed = speed }
         if let track, (0...360).contains(track) { fix.course = track == 360 ? 0 : track }
-        // gpsd's error estimates are 95% confidence; 1.96 sigma per axis, about 2 sigma radially.
-        if let epx, let epy, epx > 0, epy > 0, epx < 1e6, epy < 1e6 {
-            fix.horizontalAccuracy = (epx * epx + epy * epy).squareRoot() / 1.96
-        } else if let eph, eph > 0, eph < 1e6 {
-            fix.horizontalAccuracy = eph / 2
-        }
+        fix.horizontalAccuracy = GPSDErrorEstimate.horizontalAccuracy(eph: eph, epx: epx, epy: epy)
         return fix
     }
 }

@@ -1,10 +1,30 @@
 /// Reads the track points of a GPX 1.1 file: `<trkpt lat=".." lon="..">` with `<ele>`, `<time>`,
 /// `<sat>`, `<hdop>`, `<fix>`, and `speed`/`course` from GPX 1.0 or a track-point extension.
-/// Only the current `<trkpt>` element is held in memory, never the whole document.
+/// Only the current `<trkpt>` element is held in memory, never the whole document. A file without a
+/// track gives its route points (`<rtept>`), or failing those its waypoints (`<wpt>`): GPX puts both
+/// before the tracks, so they are held until the first track point or the end shows which to use.
 public struct GPXReader: Sendable {
-    public private(set) var statistics = TraceStatistics()
+    public private(set) var statistics = TraceStatistics(records: "points")
     /// Unscanned bytes: a track point split across chunks, or a tail that may begin `<trkpt`.
     private var pending: [UInt8] = []
+    private var sawTrack = false
+    private var routePoints: [Fix] = []
+    private var waypoints: [Fix] = []
+
+    private enum Element {
+        case track, route, waypoint
+
+        /// The length of the name with its `<`.
+        var nameLength: Int { self == .waypoint ? 4 : 6 }
+
+        var closingTag: StaticString {
+            switch self {
+            case .track: "</trkpt>"
+            case .route: "</rtept>"
+            case .waypoint: "</wpt>"
+            }
+        }
+    }
 
     /// Longest `<trkpt>` element accepted (extensions included).
     static let maximumElementLength = 1 << 20
@@ -28,16 +48,24 @@ public struct GPXReader: Sendable {
         let buffer = pending
         pending = []
         _ = buffer.withUnsafeBufferPointer { scan($0, atEnd: true, emit) }
+        if !sawTrack {
+            let points = routePoints.isEmpty ? waypoints : routePoints
+            points.forEach(emit)
+            statistics.fixes += points.count
+        }
+        routePoints = []
+        waypoints = []
     }
 
     /// Handles every complete track point and returns how many bytes are done with.
     private mutating func scan(_ s: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ emit: (Fix) -> Void) -> Int {
         var i = 0
         while true {
-            guard let start = XMLText.find("<trkpt", in: s, from: i) else {
+            let next = sawTrack ? XMLText.find("<trkpt", in: s, from: i).map { ($0, Element.track) } : nextPoint(s, from: i)
+            guard let (start, element) = next else {
                 return atEnd ? s.count : max(i, s.count - 6)   // "<trkpt" may straddle the chunk boundary
             }
-            let afterName = start + 6
+            let afterName = start + element.nameLength
             guard afterName < s.count else { return start }
             guard s[afterName] <= UInt8(ascii: " ") || s[afterName] == UInt8(ascii: ">")
                     || s[afterName] == UInt8(ascii: "/") else {
@@ -50,14 +78,33 @@ public struct GPXReader: Sendable {
             let end: Int
             if s[tagEnd - 1] == UInt8(ascii: "/") {
                 end = tagEnd + 1
-            } else if let close = XMLText.find("</trkpt>", in: s, from: tagEnd) {
-                end = close + 8
+            } else if let close = XMLText.find(element.closingTag, in: s, from: tagEnd) {
+                end = close + element.closingTag.utf8CodeUnitCount
             } else {
                 return atEnd ? countTruncated() : start
             }
-            point(UnsafeBufferPointer(rebasing: s[start..<end]), startTagEnd: tagEnd - start, emit)
+            point(UnsafeBufferPointer(rebasing: s[start..<end]), element, startTagEnd: tagEnd - start, emit)
             i = end
         }
+    }
+
+    /// The next `<trkpt`, `<rtept` or `<wpt` before any track point has been seen.
+    private func nextPoint(_ s: UnsafeBufferPointer<UInt8>, from: Int) -> (Int, Element)? {
+        var i = from
+        while let open = XMLText.find("<", in: s, from: i) {
+            guard open + 6 <= s.count else { return nil }
+            if s[open + 1] == UInt8(ascii: "t") && XMLText.find("<trkpt", in: UnsafeBufferPointer(rebasing: s[open..<open + 6]), from: 0) == 0 {
+                return (open, .track)
+            }
+            if s[open + 1] == UInt8(ascii: "r") && XMLText.find("<rtept", in: UnsafeBufferPointer(rebasing: s[open..<open + 6]), from: 0) == 0 {
+                return (open, .route)
+            }
+            if s[open + 1] == UInt8(ascii: "w") && s[open + 2] == UInt8(ascii: "p") && s[open + 3] == UInt8(ascii: "t") {
+                return (open, .waypoint)
+            }
+            i = open + 1
+        }
+        return nil
     }
 
     private mutating func countTruncated() -> Int {
@@ -66,17 +113,27 @@ public struct GPXReader: Sendable {
         return 0
     }
 
-    private mutating func point(_ element: UnsafeBufferPointer<UInt8>, startTagEnd: Int, _ emit: (Fix) -> Void) {
+    private mutating func point(_ text: UnsafeBufferPointer<UInt8>, _ element: Element, startTagEnd: Int, _ emit: (Fix) -> Void) {
         statistics.sentences += 1
         var point = GPXPoint()
-        point.read(element, startTagEnd: startTagEnd)
+        point.read(text, nameLength: element.nameLength, startTagEnd: startTagEnd)
         guard !point.isMalformed, let latitude = point.latitude, let longitude = point.longitude else {
             statistics.malformed += 1
             return
         }
         guard let fix = point.fix(latitude, longitude) else { return }
-        emit(fix)
-        statistics.fixes += 1
+        switch element {
+        case .track:
+            if !sawTrack {
+                sawTrack = true
+                routePoints = []
+                waypoints = []
+            }
+            emit(fix)
+            statistics.fixes += 1
+        case .route: routePoints.append(fix)
+        case .waypoint: waypoints.append(fix)
+        }
     }
 }
 
@@ -94,8 +151,8 @@ private struct GPXPoint {
     /// `<fix>`: "none", "2d", "3d", "dgps", "pps".
     var fixType: UnsafeBufferPointer<UInt8>?
 
-    mutating func read(_ e: UnsafeBufferPointer<UInt8>, startTagEnd: Int) {
-        XMLText.attributes(UnsafeBufferPointer(rebasing: e[6..<startTagEnd])) { name, value in
+    mutating func read(_ e: UnsafeBufferPointer<UInt8>, nameLength: Int, startTagEnd: Int) {
+        XMLText.attributes(UnsafeBufferPointer(rebasing: e[nameLength..<startTagEnd])) { name, value in
             if name.equals("lat") { latitude = number(value, -90...90) }
             else if name.equals("lon") { longitude = number(value, -180...180) }
         }

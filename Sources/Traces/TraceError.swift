@@ -17,3 +17,12 @@ public struct TraceError: Error, CustomStringConvertible, Sendable {
         [file, location, message].compactMap { $0 }.joined(separator: ": ")
     }
 }
+
+extension TraceError {
+    /// Replay runs services on the fixes' own clock, so a trace none of whose fixes has a date (NMEA with
+    /// GGA but no RMC or ZDA) cannot be replayed; fixes before the first date in a dated trace are skipped.
+    public static func withoutDates(file: String, fixes: Int) -> TraceError {
+        TraceError("none of the \(fixes) fixes has a date (NMEA needs RMC or ZDA sentences for one); "
+                   + "replay needs dated fixes, `geowake locate` does not", file: file)
+    }
+}

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileBytes
 
 /// Reads a whole trace file (or standard input) chunk by chunk, never as one String.
 public enum TraceFile {
@@ -19,14 +20,25 @@ public enum TraceFile {
         // are skipped, and the error is rethrown when the chunk is done. (Closure literals, not a
         // closure value, so that the per-fix call is not paid for with reference counting.)
         var failure: (any Error)?
-        do {
-            try chunks(of: descriptor) { chunk in
-                try reader.consume(chunk) { fix in
-                    guard failure == nil else { return }
-                    do { try body(fix) } catch { failure = error }
-                }
-                if let failure { throw failure }
+        // A gzip-compressed trace (a rotated log) is inflated on the way, told by its first two bytes.
+        var gunzip: Gunzip?
+        var started = false
+        func consume(_ chunk: UnsafeRawBufferPointer) throws {
+            try reader.consume(chunk) { fix in
+                guard failure == nil else { return }
+                do { try body(fix) } catch { failure = error }
             }
+            if let failure { throw failure }
+        }
+        do {
+            try chunks(of: descriptor) { compressedOrPlain in
+                if !started {
+                    started = true
+                    if Gunzip.isGzip(compressedOrPlain) { gunzip = Gunzip() }
+                }
+                if let gunzip { try gunzip.inflate(compressedOrPlain, consume) } else { try consume(compressedOrPlain) }
+            }
+            do { try gunzip?.finish() } catch { throw TraceError("\(error)") }
             try reader.finish { fix in
                 guard failure == nil else { return }
                 do { try body(fix) } catch { failure = error }
@@ -34,6 +46,8 @@ public enum TraceFile {
         } catch var error as TraceError where failure == nil {
             error.file = name
             throw error
+        } catch let error as FileReadError where failure == nil {
+            throw TraceError(error.reason, file: name)
         }
         if let failure { throw failure }
         return reader.statistics

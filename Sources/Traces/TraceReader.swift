@@ -9,6 +9,8 @@ public struct TraceReader: Sendable {
     /// Bytes held back until the format is known.
     private var prefix: [UInt8] = []
     private var nextDetection = 1
+    /// The first bytes, kept to say what a file in which nothing was recognised is.
+    private var head: [UInt8] = []
 
     /// How much of the start is examined before giving up on detection.
     static let detectionLimit = 64 * 1024
@@ -27,6 +29,7 @@ public struct TraceReader: Sendable {
 
     /// Throws `TraceError` when the first bytes are none of the formats.
     public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) throws {
+        if head.count < 4096 { head.append(contentsOf: bytes.prefix(4096 - head.count)) }
         guard format == nil else {
             feed(bytes, emit)
             return
@@ -62,9 +65,38 @@ public struct TraceReader: Sendable {
         }
         switch format {
         case .nmea, nil: nmea.finish(emit)
-        case .gpsdJSON: gpsd.finish(emit)
-        case .gpx: gpx.finish(emit)
+        case .gpsdJSON:
+            gpsd.finish(emit)
+            if !gpsd.sawReport && gpsd.statistics.sentences > 0 { throw notATrace(jsonHint) }
+        case .gpx:
+            gpx.finish(emit)
+            if gpx.statistics.sentences == 0 { throw notATrace(xmlHint) }
         }
+    }
+
+    /// What a JSON file without a single gpsd report is.
+    private var jsonHint: String {
+        contains("\"Feature") ? "a GeoJSON file, not a trace: regions go to --regions"
+            : "JSON without any gpsd report (no line has a \"class\" member)"
+    }
+
+    /// What an XML file without a single GPX point is.
+    private var xmlHint: String {
+        if contains("<kml") {
+            return "a KML file, not a trace: convert it to GPX, e.g. `gpsbabel -i kml -f FILE.kml -o gpx -F trace.gpx`"
+        }
+        if contains("<gpx") { return "a GPX file without any track, route or waypoint point (<trkpt>, <rtept>, <wpt>)" }
+        return "XML that is not GPX"
+    }
+
+    private func notATrace(_ what: String) -> TraceError {
+        TraceError("nothing recognised: \(what)", location: "byte 0")
+    }
+
+    private func contains(_ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard head.count >= needle.count else { return false }
+        return (0...(head.count - needle.count)).contains { head[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 
     private static let unknownFormat = TraceError("not a trace: expected NMEA 0183 sentences, gpsd JSON lines or GPX 1.1",

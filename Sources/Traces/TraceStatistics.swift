@@ -10,12 +10,16 @@ public struct TraceStatistics: Sendable, Equatable {
     public var unchecked = 0
     /// Fixes emitted.
     public var fixes = 0
+    /// What the format's records are called in the summary: NMEA sentences, gpsd reports, GPX points.
+    public var records: String
 
-    public init() {}
+    public init(records: String = "sentences") {
+        self.records = records
+    }
 
     /// The summary line printed on standard error.
     public var summary: String {
-        var line = "\(sentences) sentences read, \(checksumErrors) dropped for checksum, "
+        var line = "\(sentences) \(records) read, \(checksumErrors) dropped for checksum, "
             + "\(malformed) dropped as malformed, \(fixes) fixes"
         if unchecked > 0 { line += " (\(unchecked) sentences had no checksum)" }
         return line

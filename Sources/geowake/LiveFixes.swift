@@ -13,7 +13,8 @@ enum LiveFixes {
     }
 
     /// The live source that a `fixes` argument names, or nil for a trace file (or `-`).
-    /// A tty is a character device, or any path given with `--baud`.
+    /// A tty is a character device that is a terminal, or any path given with `--baud`; another device
+    /// (`/dev/null`, a FIFO-like device) is read as a file.
     static func source(_ argument: String, baudRate: Int?) throws -> Source? {
         if argument.hasPrefix("gpsd://") {
             guard baudRate == nil else { throw CommandError("--baud applies to a serial device, not to \(argument)") }
@@ -25,9 +26,17 @@ enum LiveFixes {
         }
         var status = stat()
         let isCharacterDevice = argument != "-" && stat(argument, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
-        guard baudRate != nil || isCharacterDevice else { return nil }
+        guard baudRate != nil || (isCharacterDevice && isTerminal(argument)) else { return nil }
         // 4800 is NMEA 0183's own rate; USB receivers ignore the setting.
         return .serial(SerialNMEASource.Configuration(path: argument, baudRate: baudRate ?? 4800))
+    }
+
+    /// Opened without waiting for a modem's carrier and without becoming the controlling terminal.
+    private static func isTerminal(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return true }   // let the serial source report why it cannot be opened
+        defer { close(fd) }
+        return isatty(fd) == 1
     }
 
     static func run(_ source: Source) throws {

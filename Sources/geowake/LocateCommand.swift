@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Geofencing
 import Traces
@@ -9,28 +12,32 @@ struct LocateCommand: ParsableCommand {
         abstract: "Print, for every fix of a trace, the regions containing it (pure geometry)."
     )
 
-    @Option(help: "A GeoJSON regions file, or a directory of them.")
+    @Option(help: "A GeoJSON regions file (gzip too), a directory of them, or - for standard input.")
     var regions: String
+
+    @OptionGroup var regionFile: RegionFileOptions
 
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
     var trace: String
 
     func run() throws {
-        let store: RegionStore
-        do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
+        let store = try regionFile.load(regions, command: "locate")
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []
+        var located = 0
+        let statistics: TraceStatistics
         do {
-            _ = try TraceFile.read(trace) { fix in
+            statistics = try TraceFile.read(trace) { fix in
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
-                let ids = handles.map { index.attributes(of: $0).id }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                index.store.sortByID(&handles)
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }
                 output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
                 output.writer.field("lon", fix.coordinate.longitude, decimals: 9)
-                output.writer.field("regions", ids)
+                output.writer.field("regions", strings: handles.count) { index.store.idBytes(handles[$0]) }
+                if !handles.isEmpty { located += 1 }
                 output.writer.endLine()
                 try output.lineDone()
             }
@@ -38,5 +45,8 @@ struct LocateCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         try output.flush()
+        let summary = "geowake locate: \(store.liveCount) regions, \(statistics.fixes) fixes, \(located) in at least one region; "
+            + "trace: \(statistics.summary)\n"
+        _ = Array(summary.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

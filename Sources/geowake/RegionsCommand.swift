@@ -17,12 +17,13 @@ struct RegionsCheckCommand: ParsableCommand {
         abstract: "Validate a regions file or directory and print counts by kind, bounding box and vertex totals."
     )
 
-    @Argument(help: "A GeoJSON FeatureCollection, or a directory of *.geojson / *.json files.")
+    @Argument(help: "A GeoJSON FeatureCollection (gzip too), a directory of *.geojson / *.json files, or - for standard input.")
     var path: String
 
+    @OptionGroup var regionFile: RegionFileOptions
+
     func run() throws {
-        let store: RegionStore
-        do { store = try RegionLoader.load(path) } catch { throw CommandError(error.description) }
+        let store = try regionFile.load(path, command: "regions check")
         let s = RegionSummary(store)
         var out = StandardOutput()
         out.writer.beginObject()

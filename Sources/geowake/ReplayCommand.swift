@@ -11,7 +11,7 @@ import Traces
 ///
 /// The services' clock is the fixes' own time. Fixes without a time (NMEA before the receiver reported the
 /// date) cannot be placed on that clock and are skipped; so are fixes whose time goes backwards. Both are
-/// counted in the summary.
+/// counted in the summary. A trace in which no fix has a date is an error.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -27,6 +27,8 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(help: "Regions for region monitoring: a GeoJSON file or a directory of them.")
     var regions: String?
+
+    @OptionGroup var regionFile: RegionFileOptions
 
     @Option(help: "The service to replay: regions (the default, needs --regions), standard, significant or visits.")
     var service: Service = .regions
@@ -79,7 +81,7 @@ struct ReplayCommand: ParsableCommand {
             guard let regions else { throw CommandError("region monitoring needs --regions PATH") }
             let loadStart = monotonicSeconds()
             let store: RegionStore
-            do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
+            store = try regionFile.load(regions, command: "replay")
             var monitor = RegionMonitor(regions: RegionIndex(store), configuration: configuration)
             loadSeconds = monotonicSeconds() - loadStart
             var batch: [RegionEvent] = []
@@ -148,6 +150,9 @@ struct ReplayCommand: ParsableCommand {
             }
         } catch let error as TraceError {
             throw CommandError(error.description)
+        }
+        if run.replayed == 0 && run.withoutTime > 0 {
+            throw CommandError(TraceError.withoutDates(file: trace == "-" ? "standard input" : trace, fixes: run.withoutTime).description)
         }
         run.seconds = monotonicSeconds() - start
         return run

@@ -17,11 +17,13 @@ import Testing
         var errorLines: [String]
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// `input` is a file given as standard input.
+    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: geowake)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: root)
+        if let input { process.standardInput = FileHandle(forReadingAtPath: input) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -106,7 +106,7 @@ import Testing
 
     @Test func missingID() {
         let feature = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,1]},\"properties\":{\"radius\":3}}"
-        #expect(loadError(collection(feature)) == "bad.geojson: feature 0: missing id (neither \"id\" nor \"properties.id\")")
+        #expect(loadError(collection(feature)) == "bad.geojson: feature 0: missing id (neither \"id\" nor \"properties.id\"; --id-property NAME or --number-features give one)")
     }
 
     @Test func circleNeedsAPositiveRadius() {
@@ -141,7 +141,7 @@ import Testing
         #expect(loadError("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\" \"id\":1}]}")
             == "bad.geojson: invalid JSON at line 2, column 19 (in feature 0): expected ',' or '}' but found '\"'")
         #expect(loadError("{\"type\":\"Topology\",\"features\":[]}")
-            == "bad.geojson: expected a GeoJSON FeatureCollection, found type \"Topology\"")
+            == "bad.geojson: expected a GeoJSON FeatureCollection or Feature, found type \"Topology\"")
     }
 
     @Test func unreadablePathsAreOneLineErrors() {
