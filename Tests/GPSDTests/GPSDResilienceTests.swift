@@ -5,7 +5,7 @@ import GPSD
 import Testing
 
 @Suite struct GPSDResilienceTests {
-    static let ublox = sharedGPSDTraces + "/ublox-neo-m9n-nmea.log"
+    static let ublox = gpsdTraces + "/ublox-neo-m9n-nmea.log"
 
     @Test("Fixes resume after gpsd is killed mid-stream and started again on the same port")
     func resumesAfterGPSDRestart() async throws {
@@ -55,7 +55,7 @@ import Testing
         #expect(states.states.first == .connecting)
         #expect(states.unavailableCount == 1)
 
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2))
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/bu353s4.log", delay: .milliseconds(2))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"), port: port)
         #expect(await eventually(within: .seconds(5)) { collector.count > 0 }, "\(states.states)")
         #expect(daemon.isRunning)
@@ -86,7 +86,7 @@ import Testing
     @Test("A device that gpsd loses is reported at once, and the connection to gpsd is kept")
     func lostDeviceIsReported() async throws {
         let directory = try TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2),
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/bu353s4.log", delay: .milliseconds(2),
                                     hangsUpAtEnd: true)
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let states = StateRecorder()

@@ -3,7 +3,7 @@ import Testing
 import Traces
 
 @Suite struct SerialNMEASourceTests {
-    static let log = sharedGPSDTraces + "/bu353s4.log"
+    static let log = gpsdTraces + "/bu353s4.log"
 
     @Test("Fixes over a pty are the NMEA reader's, and resume when the device vanishes and returns")
     func survivesDeviceVanishingAndReturning() async throws {

@@ -11,8 +11,8 @@ let packageRoot: String = {
     return parts.joined(separator: "/")
 }()
 
-/// gpsd's regression logs, shared beside the package (`../shared`).
-let sharedGPSDTraces = packageRoot + "/../shared/traces/gpsd"
+/// gpsd's regression logs, copied into the test fixtures (see their README).
+let gpsdTraces = packageRoot + "/Tests/Fixtures/gpsd"
 
 /// A directory for one test's files, removed with everything in it when the value goes away.
 final class TemporaryDirectory {
@@ -77,7 +77,7 @@ func parseTime(_ text: String) -> Timestamp? {
 
 /// gpsd's expected fixes for one of the shared logs: time, latitude, longitude.
 func expectedFixes(_ name: String) throws -> [(time: Timestamp, latitude: Double, longitude: Double)] {
-    let text = String(decoding: try readFile(sharedGPSDTraces + "/" + name + ".expected.jsonl"), as: UTF8.self)
+    let text = String(decoding: try readFile(gpsdTraces + "/" + name + ".expected.jsonl"), as: UTF8.self)
     return text.split(separator: "\n").compactMap { line in
         let line = String(line)
         guard let time = jsonValue("time", in: line).flatMap(parseTime),
