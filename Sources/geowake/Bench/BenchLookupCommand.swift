@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Geofencing
+import JSONLines
 
 /// `geowake bench lookup REGIONS POINTS`: load and index time, memory, and point-query throughput on one
 /// core, printed as one JSON line with the same keys (and checksum) as the peers in the shared bench kit (/work/shared/bench).
