@@ -1,10 +1,11 @@
 import GPSD
 import Testing
+import TestSupport
 
 @Suite struct GPSDPowerTests {
     @Test("gpsd releases the device only when the last consumer stops iterating")
     func watchIsDroppedWithLastConsumer() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(5))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let states = StateRecorder()

@@ -1,6 +1,7 @@
 import GPSD
 import Testing
 import Traces
+import TestSupport
 
 /// Receiver logs fed to a real gpsd through its `tcp://` source and read back through libgps. What
 /// arrives must be what gpsd itself reported for the log, and what `geowake fixes` reads from the file.

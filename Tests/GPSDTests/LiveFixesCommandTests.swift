@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// `geowake fixes` on live sources, run as the built executable.
 @Suite struct LiveFixesCommandTests {
@@ -20,7 +21,7 @@ import Testing
     @Test("geowake fixes gpsd://HOST:PORT prints contract lines until SIGINT, then exits 0 and gpsd releases the device")
     func streamsFromGPSDUntilInterrupted() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(3))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let out = directory.file("out"), err = directory.file("err")
@@ -41,7 +42,7 @@ import Testing
     @Test("geowake fixes /dev/tty --baud N prints the device's fixes until SIGTERM, then exits 0")
     func streamsFromSerialUntilTerminated() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let device = try PseudoTerminal()
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", device.slavePath, "--baud", "9600"], outputPath: out, errorPath: err)
@@ -62,7 +63,7 @@ import Testing
     @Test("--baud with an unsupported rate fails with one line naming the rates")
     func refusesUnsupportedBaudRate() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", "/dev/null", "--baud", "12345"], outputPath: out, errorPath: err)
         #expect(await command.exitStatus(within: .seconds(5)) != 0)

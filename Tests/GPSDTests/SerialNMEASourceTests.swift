@@ -1,6 +1,7 @@
 import GPSD
 import Testing
 import Traces
+import TestSupport
 
 @Suite struct SerialNMEASourceTests {
     static let log = gpsdTraces + "/bu353s4.log"
@@ -13,7 +14,7 @@ import Traces
         let lines = splitLines(try readFile(Self.log))
         let half = lines.count / 2
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let link = directory.file("gps0")
         var device = try PseudoTerminal()
         try device.link(at: link)
@@ -55,7 +56,7 @@ import Traces
 
     @Test("The tty is closed when the last consumer leaves, and opened again by the next")
     func closesDeviceWithLastConsumer() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let link = directory.file("gps0")
         let device = try PseudoTerminal()
         try device.link(at: link)

@@ -1,10 +1,10 @@
 import Foundation
 @testable import Traces
+import TestSupport
 
 /// The package root and the test fixtures in it, found from this file so tests run from any directory.
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = packageRoot
     static let gpsdTraces = root + "/Tests/Fixtures/gpsd"
     static let traces = root + "/traces"
 }

@@ -3,40 +3,10 @@ import Glibc
 #endif
 import GeoWakeCore
 import Synchronization
-
-/// The package root, found from this file's path so tests run from any working directory.
-let packageRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)   // Tests/GPSDTests/Support/Fixtures.swift
-    return parts.joined(separator: "/")
-}()
+import TestSupport
 
 /// gpsd's regression logs, copied into the test fixtures (see their README).
 let gpsdTraces = packageRoot + "/Tests/Fixtures/gpsd"
-
-/// A directory for one test's files, removed with everything in it when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/geowake-gpsd-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(directory)
-        }
-        rmdir(path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
 
 /// Fixes gathered by a consumer task, with the instant of the last one.
 final class FixCollector: Sendable {
