@@ -9,7 +9,7 @@ import TestSupport
     /// Bytes that steer mutations into the parser's decisions rather than straight into checksum failures.
     static let interesting = Array("$*,.-+0123456789ANSEWVDTMKPG \r\n#!".utf8) + [0, 0xFF, 0x80]
 
-    static func mutate(_ input: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...24, using: &rng) where !bytes.isEmpty {
             let at = Int.random(in: 0..<bytes.count, using: &rng)
@@ -51,7 +51,7 @@ import TestSupport
 
     /// Feeds `bytes` in random chunks with random flushes; returns what the reader counted.
     @discardableResult
-    static func check(_ bytes: [UInt8], _ rng: inout Generator) -> TraceStatistics {
+    static func check(_ bytes: [UInt8], _ rng: inout SeededGenerator) -> TraceStatistics {
         var reader = NMEAReader()
         var fixes = 0
         var implausible: [Fix] = []

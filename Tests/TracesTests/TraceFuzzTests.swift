@@ -5,7 +5,7 @@ import TestSupport
 
 /// The gpsd JSON and GPX readers under mutated input: no crash, no implausible fix.
 @Suite struct TraceFuzzTests {
-    static func read(_ bytes: [UInt8], _ format: TraceFormat?, _ rng: inout NMEAFuzzTests.Generator) -> [Fix] {
+    static func read(_ bytes: [UInt8], _ format: TraceFormat?, _ rng: inout SeededGenerator) -> [Fix] {
         var reader = TraceReader(format: format)
         var fixes: [Fix] = []
         var start = 0
