@@ -5,6 +5,12 @@ let package = Package(
     name: "geowake",
     products: [
         .executable(name: "geowake", targets: ["geowake"]),
+        .library(name: "GeoWakeCore", targets: ["GeoWakeCore"]),
+        .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "Geofencing", targets: ["Geofencing"]),
+        .library(name: "LocationServices", targets: ["LocationServices"]),
+        .library(name: "GPSD", targets: ["GPSD"]),
+        .library(name: "JSONLines", targets: ["JSONLines"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
