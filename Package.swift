@@ -5,6 +5,12 @@ let package = Package(
     name: "geowake",
     products: [
         .executable(name: "geowake", targets: ["geowake"]),
+        .library(name: "GeoWakeCore", targets: ["GeoWakeCore"]),
+        .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "Geofencing", targets: ["Geofencing"]),
+        .library(name: "LocationServices", targets: ["LocationServices"]),
+        .library(name: "GPSD", targets: ["GPSD"]),
+        .library(name: "JSONLines", targets: ["JSONLines"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -19,20 +25,25 @@ let package = Package(
         .target(name: "CIntrinsics"),
         .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics", "FileBytes"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
+        // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
+        .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What several test targets need: package root, temporary directories, seeded random numbers.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces", "FileBytes"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
-        .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
+        .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
+        .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
+        .testTarget(name: "GeofencingTests", dependencies: ["TestSupport", "Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
-        .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
+        .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+        .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,10 @@
 /// A region's stable handle inside one index: never reused while that index lives, so a monitor may key
 /// its state by it even as regions come and go.
 public struct RegionHandle: Hashable, Comparable, Sendable {
-    public var rawValue: UInt32
+    public let rawValue: UInt32
 
-    public init(rawValue: UInt32) {
+    /// Only the index hands out handles; a caller cannot forge one.
+    package init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 

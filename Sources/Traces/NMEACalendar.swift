@@ -2,8 +2,8 @@
 /// sentence has a time of day only, so the date is carried from epoch to epoch and across midnight.
 ///
 /// No GPS-week-rollover guess is applied: a receiver whose firmware reports a date 1024 weeks early
-/// is reported as it is. gpsd's own guess is exactly what `../shared/traces` had to undo, and the guess
-/// silently corrupts correct old logs; a consumer that knows its receiver is affected can shift times.
+/// is reported as it is. gpsd's own guess is exactly what the gpsd test fixtures' expected outputs had to
+/// undo, and the guess silently corrupts correct old logs; a consumer that knows its receiver is affected can shift times.
 struct NMEACalendar: Sendable {
     /// Days since 1970-01-01 of the current epoch; nil until RMC or ZDA supplied a date.
     private(set) var day: Int?

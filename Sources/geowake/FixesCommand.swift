@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import JSONLines
 import Traces
 
 /// `geowake fixes TRACE`: the fixes of a trace as JSON lines, the reading summary on standard error.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import GPSD
+import JSONLines
 
 /// `geowake fixes gpsd://HOST:PORT` and `geowake fixes /dev/ttyXXX --baud N`: live fixes as JSON lines,
 /// each written as it arrives, until SIGINT or SIGTERM; source state changes go to standard error.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Geofencing
+import JSONLines
 import LocationServices
 import Traces
 

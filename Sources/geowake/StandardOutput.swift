@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GeoWakeCore
+import JSONLines
 
 /// Writes what a `JSONLineWriter` collected to a file descriptor in large blocks.
 struct StandardOutput {

@@ -1,11 +1,12 @@
 import GPSD
 import Testing
+import TestSupport
 
 @Suite struct GPSDDeviceWatchTests {
     @Test("Watching one device by its gpsd path delivers that device's fixes")
     func watchesNamedDevice() async throws {
-        let directory = try TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2))
+        let directory = TemporaryDirectory()
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/bu353s4.log", delay: .milliseconds(2))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let device = "tcp://127.0.0.1:\(feeder.port)"
         let named = GPSDSource(.init(host: "127.0.0.1", port: daemon.port, device: device))

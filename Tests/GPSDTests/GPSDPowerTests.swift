@@ -1,11 +1,12 @@
 import GPSD
 import Testing
+import TestSupport
 
 @Suite struct GPSDPowerTests {
     @Test("gpsd releases the device only when the last consumer stops iterating")
     func watchIsDroppedWithLastConsumer() async throws {
-        let directory = try TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(5))
+        let directory = TemporaryDirectory()
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(5))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let states = StateRecorder()
         let source = GPSDSource(.init(host: "127.0.0.1", port: daemon.port), onStateChange: states.handler)

@@ -1,6 +1,7 @@
 import GPSD
 import Testing
 import Traces
+import TestSupport
 
 /// Receiver logs fed to a real gpsd through its `tcp://` source and read back through libgps. What
 /// arrives must be what gpsd itself reported for the log, and what `geowake fixes` reads from the file.
@@ -8,7 +9,7 @@ import Traces
     /// The shared gpsd captures, plus the project's own NMEA traces when there are any.
     static let traces: [String] = {
         let shared = ["bu353s4", "nmea-fuzzy-cases", "ublox-neo-m9n-nmea", "beidou-bd", "furuno_gl_ga", "st-teseo-liv4f"]
-            .map { sharedGPSDTraces + "/" + $0 + ".log" }
+            .map { gpsdTraces + "/" + $0 + ".log" }
         return shared + filesInDirectory(packageRoot + "/traces", suffix: ".nmea")
     }()
     /// Timed epochs the reference has and gpsd 3.22 does not. furuno_gl_ga: gpsd 3.22 reports mode 1 for

@@ -3,13 +3,14 @@ import Glibc
 #endif
 import GPSD
 import Testing
+import TestSupport
 
 @Suite struct GPSDResilienceTests {
-    static let ublox = sharedGPSDTraces + "/ublox-neo-m9n-nmea.log"
+    static let ublox = gpsdTraces + "/ublox-neo-m9n-nmea.log"
 
     @Test("Fixes resume after gpsd is killed mid-stream and started again on the same port")
     func resumesAfterGPSDRestart() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let feeder = try NMEAFeeder(contentsOf: Self.ublox, delay: .milliseconds(3))
         var daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd1.log"))
         let states = StateRecorder()
@@ -41,7 +42,7 @@ import Testing
 
     @Test("A source started before gpsd reports the outage once, then connects when gpsd appears")
     func connectsWhenGPSDAppears() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let port = try freePort()
         let states = StateRecorder()
         let source = GPSDSource(.init(host: "127.0.0.1", port: port, backoff: GPSDHarness.quickBackoff),
@@ -55,7 +56,7 @@ import Testing
         #expect(states.states.first == .connecting)
         #expect(states.unavailableCount == 1)
 
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2))
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/bu353s4.log", delay: .milliseconds(2))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"), port: port)
         #expect(await eventually(within: .seconds(5)) { collector.count > 0 }, "\(states.states)")
         #expect(daemon.isRunning)
@@ -64,7 +65,7 @@ import Testing
 
     @Test("A receiver without a fix (mode 1) yields no fixes and the state says so")
     func noFixYieldsNothing() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let voidEpochs = (0..<40).flatMap { second in
             let time = "1200\(second < 10 ? "0" : "")\(second).00"
             return [sentence("GPRMC,\(time),V,,,,,,,010124,,,N"), sentence("GPGGA,\(time),,,,,0,00,99.99,,,,,,")]
@@ -85,8 +86,8 @@ import Testing
 
     @Test("A device that gpsd loses is reported at once, and the connection to gpsd is kept")
     func lostDeviceIsReported() async throws {
-        let directory = try TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/bu353s4.log", delay: .milliseconds(2),
+        let directory = TemporaryDirectory()
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/bu353s4.log", delay: .milliseconds(2),
                                     hangsUpAtEnd: true)
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let states = StateRecorder()
@@ -101,7 +102,7 @@ import Testing
 
     @Test("A gpsd with nothing to report is probed, answers, and the connection is kept")
     func silentGPSDIsKept() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let feeder = try NMEAFeeder(lines: [], delay: .milliseconds(5))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let states = StateRecorder()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// `geowake fixes` on live sources, run as the built executable.
 @Suite struct LiveFixesCommandTests {
@@ -20,8 +21,8 @@ import Testing
     @Test("geowake fixes gpsd://HOST:PORT prints contract lines until SIGINT, then exits 0 and gpsd releases the device")
     func streamsFromGPSDUntilInterrupted() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: sharedGPSDTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(3))
+        let directory = TemporaryDirectory()
+        let feeder = try NMEAFeeder(contentsOf: gpsdTraces + "/ublox-neo-m9n-nmea.log", delay: .milliseconds(3))
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", "gpsd://127.0.0.1:\(daemon.port)"], outputPath: out, errorPath: err)
@@ -41,18 +42,18 @@ import Testing
     @Test("geowake fixes /dev/tty --baud N prints the device's fixes until SIGTERM, then exits 0")
     func streamsFromSerialUntilTerminated() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let device = try PseudoTerminal()
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", device.slavePath, "--baud", "9600"], outputPath: out, errorPath: err)
 
         try #require(await eventually(within: .seconds(5)) { device.isSlaveOpen })
-        try device.write(try readFile(sharedGPSDTraces + "/bu353s4.log"))
+        try device.write(try readFile(gpsdTraces + "/bu353s4.log"))
         try #require(await eventually(within: .seconds(5)) { Self.lines(out).count >= 25 }, "\(Self.lines(err))")
         try await Task.sleep(for: .milliseconds(300))   // the last epoch goes out after the line goes quiet
         #expect(await command.interrupt(SIGTERM, timeout: .seconds(5)) == 0)
         let fromFile = directory.file("file")
-        let replay = try ChildProcess([Self.geowake, "fixes", sharedGPSDTraces + "/bu353s4.log"], outputPath: fromFile,
+        let replay = try ChildProcess([Self.geowake, "fixes", gpsdTraces + "/bu353s4.log"], outputPath: fromFile,
                                       errorPath: directory.file("file.err"))
         #expect(await replay.exitStatus(within: .seconds(5)) == 0)
         #expect(Self.lines(out) == Self.lines(fromFile), "the device's fixes differ from the same log read as a file")
@@ -62,7 +63,7 @@ import Testing
     @Test("--baud with an unsupported rate fails with one line naming the rates")
     func refusesUnsupportedBaudRate() async throws {
         try #require(access(Self.geowake, X_OK) == 0, "geowake is not built at \(Self.geowake)")
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let out = directory.file("out"), err = directory.file("err")
         let command = try ChildProcess([Self.geowake, "fixes", "/dev/null", "--baud", "12345"], outputPath: out, errorPath: err)
         #expect(await command.exitStatus(within: .seconds(5)) != 0)

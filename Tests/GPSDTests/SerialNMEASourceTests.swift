@@ -1,9 +1,10 @@
 import GPSD
 import Testing
 import Traces
+import TestSupport
 
 @Suite struct SerialNMEASourceTests {
-    static let log = sharedGPSDTraces + "/bu353s4.log"
+    static let log = gpsdTraces + "/bu353s4.log"
 
     @Test("Fixes over a pty are the NMEA reader's, and resume when the device vanishes and returns")
     func survivesDeviceVanishingAndReturning() async throws {
@@ -13,7 +14,7 @@ import Traces
         let lines = splitLines(try readFile(Self.log))
         let half = lines.count / 2
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let link = directory.file("gps0")
         var device = try PseudoTerminal()
         try device.link(at: link)
@@ -55,7 +56,7 @@ import Traces
 
     @Test("The tty is closed when the last consumer leaves, and opened again by the next")
     func closesDeviceWithLastConsumer() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let link = directory.file("gps0")
         let device = try PseudoTerminal()
         try device.link(at: link)

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `geowake`, run as a user runs it, on the project's bundled data.
 @Suite struct CommandLineTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = packageRoot
     static let geowake: String = {
         var url = URL(fileURLWithPath: CommandLine.arguments[0])
         while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }

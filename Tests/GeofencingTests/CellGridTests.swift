@@ -1,6 +1,7 @@
 import CIntrinsics
 import Testing
 @testable import Geofencing
+import TestSupport
 
 @Suite struct CellGridTests {
     @Test func pointFindsEveryBoxHoldingItAndFewOthers() {

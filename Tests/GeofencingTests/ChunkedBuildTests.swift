@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// Index build steps split large inputs into chunks for the cores; at the benchmark's sizes they always
 /// do, at the tests' sizes only when the chunks are made small. Whatever the chunking, the result must be

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Geofencing
+import TestSupport
 
 @Suite struct CircleContainmentTests {
     /// The local-metric shortcut decides only outside its error margin: right at the boundary, at the

@@ -1,6 +1,7 @@
 import CIntrinsics
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// Vertices with at most 7 decimals are stored as Int32 multiples of 1e-7° (`FixedPoint`), others as
 /// doubles: the regions read back are the very doubles given, and containment is what the same crossing

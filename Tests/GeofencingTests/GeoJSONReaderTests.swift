@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Geofencing
+import TestSupport
 
 @Suite struct GeoJSONReaderTests {
     let dir = TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 @Suite struct PackedRTreeTests {
     @Test func searchFindsExactlyTheBoxesThatMeetTheQuery() {

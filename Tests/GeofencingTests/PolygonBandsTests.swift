@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 @Suite struct PolygonBandsTests {
     /// A bulk load computes bands in chunks on every core; the store must be the one a single pass makes.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// `RegionIndex` against a brute-force scan over GEOS and Vincenty: the same sets for every point,
 /// except points within a millimetre of a boundary, where planar rounding may go either way.

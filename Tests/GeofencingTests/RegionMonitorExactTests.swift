@@ -1,5 +1,6 @@
 import Testing
 import Geofencing
+import TestSupport
 
 /// With `--exact`, the monitor's events must be exactly the differences between the sets of regions that
 /// contain consecutive fixes, which is what `geowake locate` prints.

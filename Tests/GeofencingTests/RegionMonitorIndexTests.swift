@@ -1,5 +1,6 @@
 import Testing
 import Geofencing
+import TestSupport
 
 /// The monitor on the real `RegionIndex`: what `geowake replay` and the daemon run.
 @Suite struct RegionMonitorIndexTests {

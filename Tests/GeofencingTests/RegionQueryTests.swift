@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// The monitor's other questions: nearby regions, signed distances, segment crossings.
 @Suite struct RegionQueryTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// Every way a regions file can be wrong, each with the one line the user sees.
 @Suite struct RegionValidationTests {

@@ -1,13 +1,11 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// The sample sets in regions/ load as a directory and mean what their names say.
 @Suite struct SampleRegionsTests {
-    /// This file is <root>/Tests/GeofencingTests/SampleRegionsTests.swift.
-    static let packageRoot = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-
     @Test func sampleDirectoryLoadsAndAnswersLikeItsDescription() throws {
-        let store = try RegionLoader.load(Self.packageRoot + "/regions")
+        let store = try RegionLoader.load(packageRoot + "/regions")
         let summary = RegionSummary(store)
         #expect(store.liveCount == 1007)
         #expect(summary.beacons == 1 && summary.holes == 3)

@@ -1,5 +1,6 @@
 import Testing
 @testable import Geofencing
+import TestSupport
 
 /// The grid's rasters may only decide what the exact tests would answer: every point of a sub-rectangle
 /// marked inside (outside) is inside (outside) the shape, by the very code queries run otherwise.

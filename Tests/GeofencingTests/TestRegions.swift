@@ -2,19 +2,7 @@
 import Glibc
 #endif
 import Geofencing
-
-/// A small deterministic generator (SplitMix64), so every test run sees the same regions and points.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Region sets like make_regions.py's (circles and star-shaped polygons around a centre), plus the shapes
 /// that break naive code: polygons with holes, MultiPolygons, circles across the antimeridian and at the poles.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Traces
 
-/// Every real receiver capture in `shared/traces/gpsd` against what gpsd itself reported for it,
-/// compared the way `shared/traces/README.md` specifies.
+/// Every real receiver capture in `Tests/Fixtures/gpsd` against what gpsd itself reported for it,
+/// compared the way `Tests/Fixtures/gpsd/README.md` specifies.
 @Suite struct GPSDExpectedTests {
     struct Expected {
         var millis: Int64

@@ -1,26 +1,15 @@
 import Foundation
 import Testing
 @testable import Traces
+import TestSupport
 
 /// Millions of random and mutated bytes: the reader must not crash, must not emit a fix outside the
 /// valid ranges, and must keep its counts consistent. Seeded, so a failure reproduces.
 @Suite struct NMEAFuzzTests {
-    /// SplitMix64: small, fast and deterministic across platforms.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Bytes that steer mutations into the parser's decisions rather than straight into checksum failures.
     static let interesting = Array("$*,.-+0123456789ANSEWVDTMKPG \r\n#!".utf8) + [0, 0xFF, 0x80]
 
-    static func mutate(_ input: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...24, using: &rng) where !bytes.isEmpty {
             let at = Int.random(in: 0..<bytes.count, using: &rng)
@@ -62,7 +51,7 @@ import Testing
 
     /// Feeds `bytes` in random chunks with random flushes; returns what the reader counted.
     @discardableResult
-    static func check(_ bytes: [UInt8], _ rng: inout Generator) -> TraceStatistics {
+    static func check(_ bytes: [UInt8], _ rng: inout SeededGenerator) -> TraceStatistics {
         var reader = NMEAReader()
         var fixes = 0
         var implausible: [Fix] = []
@@ -86,7 +75,7 @@ import Testing
     }
 
     @Test func mutatedCapturesNeverCrashOrGiveImplausibleFixes() throws {
-        var rng = Generator(state: 0x6765_6F77_616B_6521)
+        var rng = SeededGenerator(seed: 0x6765_6F77_616B_6521)
         let logs = try FileManager.default.contentsOfDirectory(atPath: Paths.gpsdTraces).filter { $0.hasSuffix(".log") }
             .sorted().map { Array(try #require(FileManager.default.contents(atPath: Paths.gpsdTraces + "/" + $0))) }
         #expect(logs.count >= 6)
@@ -106,7 +95,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrashOrGiveImplausibleFixes() {
-        var rng = Generator(state: 0x6E6D_6561_2D72_6E64)
+        var rng = SeededGenerator(seed: 0x6E6D_6561_2D72_6E64)
         for _ in 0..<96 {
             var bytes = (0..<65_536).map { _ in
                 Bool.random(using: &rng) ? Self.interesting.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)

@@ -1,12 +1,11 @@
 import Foundation
 @testable import Traces
+import TestSupport
 
-/// The package root and the shared data beside it, found from this file so tests run from any directory.
+/// The package root and the test fixtures in it, found from this file so tests run from any directory.
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let shared = root + "/../shared"
-    static let gpsdTraces = shared + "/traces/gpsd"
+    static let root = packageRoot
+    static let gpsdTraces = root + "/Tests/Fixtures/gpsd"
     static let traces = root + "/traces"
 }
 

@@ -1,6 +1,8 @@
 import Foundation
+import JSONLines
 import Testing
 @testable import Traces
+import TestSupport
 
 @Suite struct TraceFileTests {
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {
@@ -44,7 +46,7 @@ import Testing
     }
 
     @Test func binaryFileIsNotATrace() throws {
-        var rng = NMEAFuzzTests.Generator(state: 1)
+        var rng = SeededGenerator(seed: 1)
         let path = try Self.temporaryFile((0..<100_000).map { _ in UInt8.random(in: 0x80...0xFF, using: &rng) })
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = #expect(throws: TraceError.self) { try TraceFile.read(path) { _ in } }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import Traces
+import TestSupport
 
 /// The gpsd JSON and GPX readers under mutated input: no crash, no implausible fix.
 @Suite struct TraceFuzzTests {
-    static func read(_ bytes: [UInt8], _ format: TraceFormat?, _ rng: inout NMEAFuzzTests.Generator) -> [Fix] {
+    static func read(_ bytes: [UInt8], _ format: TraceFormat?, _ rng: inout SeededGenerator) -> [Fix] {
         var reader = TraceReader(format: format)
         var fixes: [Fix] = []
         var start = 0
@@ -25,7 +26,7 @@ import Testing
     @Test(arguments: [("berlin-drive-start.gpsd.json", TraceFormat.gpsdJSON), ("berlin-drive-start.gpx", TraceFormat.gpx)])
     func mutatedSamplesNeverCrashOrGiveImplausibleFixes(name: String, format: TraceFormat) throws {
         let sample = Array(try #require(FileManager.default.contents(atPath: Paths.traces + "/" + name)))
-        var rng = NMEAFuzzTests.Generator(state: 0x7472_6163_6573 ^ UInt64(sample.count))
+        var rng = SeededGenerator(seed: 0x7472_6163_6573 ^ UInt64(sample.count))
         var fixes = 0
         for round in 0..<60 {
             let bytes = NMEAFuzzTests.mutate(sample, &rng)

@@ -3,40 +3,10 @@ import Glibc
 #endif
 import GeoWakeCore
 import Synchronization
+import TestSupport
 
-/// The package root, found from this file's path so tests run from any working directory.
-let packageRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)   // Tests/GPSDTests/Support/Fixtures.swift
-    return parts.joined(separator: "/")
-}()
-
-/// gpsd's regression logs, shared beside the package (`../shared`).
-let sharedGPSDTraces = packageRoot + "/../shared/traces/gpsd"
-
-/// A directory for one test's files, removed with everything in it when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/geowake-gpsd-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(directory)
-        }
-        rmdir(path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
+/// gpsd's regression logs, copied into the test fixtures (see their README).
+let gpsdTraces = packageRoot + "/Tests/Fixtures/gpsd"
 
 /// Fixes gathered by a consumer task, with the instant of the last one.
 final class FixCollector: Sendable {
@@ -77,7 +47,7 @@ func parseTime(_ text: String) -> Timestamp? {
 
 /// gpsd's expected fixes for one of the shared logs: time, latitude, longitude.
 func expectedFixes(_ name: String) throws -> [(time: Timestamp, latitude: Double, longitude: Double)] {
-    let text = String(decoding: try readFile(sharedGPSDTraces + "/" + name + ".expected.jsonl"), as: UTF8.self)
+    let text = String(decoding: try readFile(gpsdTraces + "/" + name + ".expected.jsonl"), as: UTF8.self)
     return text.split(separator: "\n").compactMap { line in
         let line = String(line)
         guard let time = jsonValue("time", in: line).flatMap(parseTime),

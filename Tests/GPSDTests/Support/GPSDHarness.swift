@@ -1,5 +1,6 @@
 import Testing
 import GPSD
+import TestSupport
 
 /// A gpsd fed from a log by an `NMEAFeeder`, and a `GPSDSource` reading it.
 enum GPSDHarness {
@@ -8,7 +9,7 @@ enum GPSDHarness {
 
     /// Every fix a source receives while gpsd reads the whole log.
     static func replay(_ path: String, delay: Duration = .milliseconds(1)) async throws -> [Fix] {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let feeder = try NMEAFeeder(contentsOf: path, delay: delay)
         let daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd.log"))
         let source = GPSDSource(.init(host: "127.0.0.1", port: daemon.port, backoff: quickBackoff))

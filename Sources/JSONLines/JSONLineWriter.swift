@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Builds newline-delimited JSON objects into a byte buffer, with no I/O and no Foundation:
 /// the CLI prints millions of lines a second and the daemon frames its protocol with the same writer.
 public struct JSONLineWriter: Sendable {

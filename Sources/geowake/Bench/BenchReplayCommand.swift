@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geofencing
+import JSONLines
 import Traces
 
 /// `geowake bench replay --regions R TRACE`: the region monitor's own cost per fix, apart from loading and

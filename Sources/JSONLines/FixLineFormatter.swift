@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Formats one `geowake fixes` line, or one `geowake replay` region event line, straight into raw memory for
 /// `JSONLineWriter`: the CLI prints about a million fix lines a second, and appending field by field to an
 /// array cost more than parsing the NMEA they came from. Output is byte-identical to the field-by-field form

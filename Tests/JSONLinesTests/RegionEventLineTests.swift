@@ -1,5 +1,6 @@
 import Testing
-@testable import GeoWakeCore
+import GeoWakeCore
+@testable import JSONLines
 
 @Suite struct RegionEventLineTests {
     /// The field-by-field form `regionEventLine` must reproduce byte for byte.

@@ -3,9 +3,10 @@ import Glibc
 #endif
 import ArgumentParser
 import Geofencing
+import JSONLines
 
 /// `geowake bench lookup REGIONS POINTS`: load and index time, memory, and point-query throughput on one
-/// core, printed as one JSON line with the same keys (and checksum) as the peers in ../shared/bench.
+/// core, printed as one JSON line with the same keys (and checksum) as the peers in the shared bench kit (/work/shared/bench).
 struct BenchLookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",

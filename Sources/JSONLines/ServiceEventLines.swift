@@ -1,3 +1,6 @@
+import GeoWakeCore
+import LocationServices
+
 extension JSONLineWriter {
     /// A delivered fix as one line, `{"event":"location",…}` or `{"event":"significant",…}`, then the
     /// fix's keys as `geowake fixes` prints them.

@@ -1,5 +1,6 @@
 import Testing
-@testable import GeoWakeCore
+import GeoWakeCore
+@testable import JSONLines
 
 @Suite struct FixLineTests {
     /// The field-by-field form `fixLine` must reproduce byte for byte.
