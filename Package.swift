@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
+        .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
         .executableTarget(
             name: "geowake",
             dependencies: [
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
+        .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
     ],
     swiftLanguageModes: [.v6]
 )
