@@ -1,4 +1,5 @@
 import GeoWakeCore
+import Glibc
 
 /// The app lifecycle of every registered client as a pure state machine: inputs with the time passed in,
 /// actions out for the daemon to perform (spawn, signal), no I/O, so it is tested with a fake clock.
@@ -146,13 +147,16 @@ public struct AppLifecycle: Sendable {
     public mutating func recovered(_ client: String, processAlive: Bool, at now: Timestamp) -> [LifecycleAction] {
         guard var app = apps[client] else { return [] }
         switch app.state {
-        case .notRunning, .crashLoop, .running:
-            return processAlive || app.state != .running ? [] : exited(client, .signaled(9), at: now)
+        case .notRunning, .crashLoop:
+            return []
+        case .running:
+            // The daemon cannot know how a process it did not reap ended; SIGKILL is the likeliest.
+            return processAlive ? [] : exited(client, .signaled(SIGKILL), at: now)
         case .background, .suspended, .terminating:
             guard processAlive else {
                 app.state = .background
                 apps[client] = app
-                return exited(client, .signaled(9), at: now)
+                return exited(client, .signaled(SIGKILL), at: now)
             }
             enterBackground(&app, at: now)
             apps[client] = app

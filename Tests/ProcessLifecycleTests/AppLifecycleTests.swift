@@ -252,3 +252,16 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         #expect(life.beginBackgroundTask("nobody", at: at(0)) == nil)
     }
 }
+
+@Suite struct AppLifecycleRecoveryTests {
+    @Test func afterADaemonRestartAClientTheUserStartedThatDiedIsRecordedAsEnded() {
+        var life = AppLifecycle()
+        life.register("a")
+        life.connected("a", at: at(0))
+        #expect(life.recovered("a", processAlive: true, at: at(50)) == [])
+        #expect(life.apps["a"]!.state == .running)
+        #expect(life.recovered("a", processAlive: false, at: at(60)) == [])
+        #expect(life.apps["a"]!.state == .notRunning)
+        #expect(life.apps["a"]!.lastExit == .signaled(9))
+    }
+}
