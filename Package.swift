@@ -28,6 +28,7 @@ let package = Package(
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
+        .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
         .executableTarget(
             name: "geowake",
             dependencies: [
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
+        .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,271 @@
+import GeoWakeCore
+import Glibc
+
+/// The app lifecycle of every registered client as a pure state machine: inputs with the time passed in,
+/// actions out for the daemon to perform (spawn, signal), no I/O, so it is tested with a fake clock.
+///
+/// A launched or thawed client runs on a budget; background tasks extend it to at most
+/// `backgroundTaskLimit` after the launch or thaw, with a warning `expirationWarning` before the end; when
+/// its last task ends it is suspended at once, when time runs out with a task still open it is terminated.
+public struct AppLifecycle: Sendable {
+    public var settings: LifecycleSettings
+    public private(set) var apps: [String: AppRecord] = [:]
+
+    public init(settings: LifecycleSettings = LifecycleSettings()) {
+        self.settings = settings
+    }
+
+    public mutating func register(_ client: String, options: ClientOptions = ClientOptions()) {
+        if apps[client] == nil { apps[client] = AppRecord(options: options) } else { apps[client]!.options = options }
+    }
+
+    /// Adopts a record read back from the store.
+    public mutating func restore(_ client: String, _ record: AppRecord) { apps[client] = record }
+
+    public mutating func remove(_ client: String) { apps[client] = nil }
+
+    /// The explicit stop: never launched again until enabled; a live process is terminated.
+    public mutating func disable(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        guard apps[client] != nil else { return [] }
+        apps[client]!.disabled = true
+        apps[client]!.pendingReason = nil
+        switch apps[client]!.state {
+        case .running, .background, .suspended: return terminate(client, at: now)
+        case .crashLoop: apps[client]!.state = .notRunning; return []
+        case .notRunning, .terminating: return []
+        }
+    }
+
+    public mutating func enable(_ client: String) {
+        apps[client]?.disabled = false
+        apps[client]?.forceQuit = false
+    }
+
+    /// An event was queued for `client`; launches or thaws it when it needs to be.
+    public mutating func eventQueued(for client: String, reason: LaunchReason, at now: Timestamp) -> [LifecycleAction] {
+        guard var app = apps[client], !app.disabled else { return [] }
+        defer { apps[client] = app }
+        app.lastUsed = now
+        switch app.state {
+        case .running:
+            return []
+        case .background:
+            if let ends = app.budgetEnds { app.budgetEnds = max(ends, now + settings.budget) }
+            return []
+        case .suspended:
+            app.lastLaunchReason = reason
+            enterBackground(&app, at: now)
+            return [.thaw(client: client)]
+        case .terminating:
+            app.pendingReason = reason
+            return []
+        case .crashLoop:
+            if let at = app.relaunchAt, at <= now { return launch(&app, client, reason, at: now) }
+            app.pendingReason = reason
+            return []
+        case .notRunning:
+            if app.forceQuit && !app.options.relaunchAfterForceQuit { return [] }
+            return launch(&app, client, reason, at: now)
+        }
+    }
+
+    /// The client connected. One the daemon did not launch was started by the user.
+    public mutating func connected(_ client: String, at now: Timestamp) {
+        guard var app = apps[client] else { return }
+        defer { apps[client] = app }
+        app.lastUsed = now
+        app.forceQuit = false
+        if app.state == .notRunning || app.state == .crashLoop {
+            app.state = .running
+            app.startedAt = now
+            app.relaunchAt = nil
+            app.lastLaunchReason = nil
+        }
+    }
+
+    /// Its process ended (reaped, or found gone after a daemon restart).
+    public mutating func exited(_ client: String, _ exit: ProcessExit, at now: Timestamp) -> [LifecycleAction] {
+        guard var app = apps[client], app.state != .notRunning, app.state != .crashLoop else { return [] }
+        defer { apps[client] = app }
+        let byDaemon = app.state == .terminating
+        app.lastExit = exit
+        clearBackground(&app)
+        app.killAt = nil
+        app.state = .notRunning
+        if app.disabled { return [] }
+        if byDaemon {
+            if let reason = app.pendingReason { return launch(&app, client, reason, at: now) }
+            return []
+        }
+        let quick = app.startedAt.map { now - $0 < settings.crashWindow } ?? false
+        app.crashes = !exit.isClean && quick ? app.crashes + 1 : 0
+        app.forceQuit = !exit.isClean
+        if app.forceQuit && !app.options.relaunchAfterForceQuit { return [] }
+        if app.crashes >= settings.crashLoopThreshold {
+            let exponent = Double(app.crashes - settings.crashLoopThreshold)
+            app.state = .crashLoop
+            app.relaunchAt = now + min(settings.maxBackoff, settings.backoff * pow2(exponent))
+            return []
+        }
+        if let reason = app.pendingReason { return launch(&app, client, reason, at: now) }
+        return []
+    }
+
+    /// The spawn failed; counts as a crash so a broken command is retried with backoff, not in a loop.
+    public mutating func launchFailed(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        exited(client, .exited(127), at: now)
+    }
+
+    /// Opens a background task; nil when the client is not running.
+    public mutating func beginBackgroundTask(_ client: String, at now: Timestamp) -> Int? {
+        guard var app = apps[client], app.state == .running || app.state == .background else { return nil }
+        defer { apps[client] = app }
+        let id = app.nextTaskID
+        app.nextTaskID += 1
+        app.openTasks.insert(id)
+        app.usedTasks = true
+        return id
+    }
+
+    public mutating func endBackgroundTask(_ client: String, _ id: Int, at now: Timestamp) -> [LifecycleAction] {
+        guard var app = apps[client], app.openTasks.remove(id) != nil else { return [] }
+        apps[client] = app
+        guard app.state == .background, app.openTasks.isEmpty, !app.usesLocationInBackground else { return [] }
+        return suspend(client, at: now)
+    }
+
+    /// Continuous standard updates started or stopped for the client.
+    public mutating func continuousLocation(_ client: String, active: Bool, at now: Timestamp) {
+        guard var app = apps[client] else { return }
+        if app.continuousLocation && !active && app.state == .background { app.budgetEnds = now + settings.budget }
+        app.continuousLocation = active
+        apps[client] = app
+    }
+
+    /// After a daemon restart: a process still alive is thawed onto a fresh budget (it may have been
+    /// stopped when the daemon died), one that is gone counts as ended.
+    public mutating func recovered(_ client: String, processAlive: Bool, at now: Timestamp) -> [LifecycleAction] {
+        guard var app = apps[client] else { return [] }
+        switch app.state {
+        case .notRunning, .crashLoop:
+            return []
+        case .running:
+            // The daemon cannot know how a process it did not reap ended; SIGKILL is the likeliest.
+            return processAlive ? [] : exited(client, .signaled(SIGKILL), at: now)
+        case .background, .suspended, .terminating:
+            guard processAlive else {
+                app.state = .background
+                apps[client] = app
+                return exited(client, .signaled(SIGKILL), at: now)
+            }
+            enterBackground(&app, at: now)
+            apps[client] = app
+            return [.thaw(client: client)]
+        }
+    }
+
+    /// Fires what is due at `now`: warnings, suspensions, overrun terminations, kills, crash-loop relaunches.
+    public mutating func advance(to now: Timestamp) -> [LifecycleAction] {
+        var actions: [LifecycleAction] = []
+        for client in apps.keys.sorted() {
+            let app = apps[client]!
+            switch app.state {
+            case .background:
+                guard let end = backgroundEnd(app) else { continue }
+                if end <= now {
+                    actions += app.openTasks.isEmpty ? suspend(client, at: now) : terminate(client, at: now)
+                } else if !app.openTasks.isEmpty, !app.warned, end + -settings.expirationWarning <= now {
+                    apps[client]!.warned = true
+                    actions.append(.expirationWarning(client: client))
+                }
+            case .terminating:
+                if let at = app.killAt, at <= now {
+                    apps[client]!.killAt = nil
+                    actions.append(.kill(client: client))
+                }
+            case .crashLoop:
+                if let at = app.relaunchAt, at <= now, let reason = app.pendingReason {
+                    var record = app
+                    actions += launch(&record, client, reason, at: now)
+                    apps[client] = record
+                }
+            case .notRunning, .running, .suspended:
+                continue
+            }
+        }
+        return actions
+    }
+
+    public var nextDeadline: Timestamp? {
+        apps.values.compactMap { app -> Timestamp? in
+            switch app.state {
+            case .background:
+                guard let end = backgroundEnd(app) else { return nil }
+                return !app.openTasks.isEmpty && !app.warned ? end + -settings.expirationWarning : end
+            case .terminating: return app.killAt
+            case .crashLoop: return app.pendingReason == nil ? nil : app.relaunchAt
+            case .notRunning, .running, .suspended: return nil
+            }
+        }.min()
+    }
+
+    /// Seconds of background time left, for `geowake status`; nil when not on a budget.
+    public func budgetLeft(_ client: String, at now: Timestamp) -> Double? {
+        guard let app = apps[client], app.state == .background, let end = backgroundEnd(app) else { return nil }
+        return max(0, end - now)
+    }
+
+    func backgroundEnd(_ app: AppRecord) -> Timestamp? {
+        if app.usesLocationInBackground { return nil }
+        if !app.openTasks.isEmpty, let since = app.backgroundSince { return since + settings.backgroundTaskLimit }
+        return app.budgetEnds
+    }
+
+    private mutating func launch(_ app: inout AppRecord, _ client: String, _ reason: LaunchReason,
+                                 at now: Timestamp) -> [LifecycleAction] {
+        app.pendingReason = nil
+        app.relaunchAt = nil
+        app.lastLaunchReason = reason
+        app.startedAt = now
+        enterBackground(&app, at: now)
+        return [.launch(client: client, reason: reason)]
+    }
+
+    private func enterBackground(_ app: inout AppRecord, at now: Timestamp) {
+        app.state = .background
+        app.backgroundSince = now
+        app.budgetEnds = now + settings.budget
+        app.openTasks = []
+        app.usedTasks = false
+        app.warned = false
+    }
+
+    private func clearBackground(_ app: inout AppRecord) {
+        app.backgroundSince = nil
+        app.budgetEnds = nil
+        app.openTasks = []
+        app.warned = false
+    }
+
+    private mutating func suspend(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        clearBackground(&apps[client]!)
+        apps[client]!.state = .suspended
+        apps[client]!.lastUsed = apps[client]!.lastUsed ?? now
+        var actions: [LifecycleAction] = [.suspend(client: client)]
+        let suspended = apps.filter { $0.value.state == .suspended }
+        if suspended.count > settings.maxSuspended,
+           let oldest = suspended.min(by: { ($0.value.lastUsed ?? now, $0.key) < ($1.value.lastUsed ?? now, $1.key) }) {
+            actions += terminate(oldest.key, at: now)
+        }
+        return actions
+    }
+
+    private mutating func terminate(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        clearBackground(&apps[client]!)
+        apps[client]!.state = .terminating
+        apps[client]!.killAt = now + settings.terminationGrace
+        return [.terminate(client: client)]
+    }
+
+    private func pow2(_ exponent: Double) -> Double { exponent >= 30 ? Double(1 << 30) : Double(1 << Int(exponent)) }
+}
