@@ -17,11 +17,12 @@ let package = Package(
         .target(name: "CIntrinsics"),
         .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
+        .target(name: "Beacons", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "Beacons",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -30,6 +31,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
+        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces", "geowake"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
     ],
     swiftLanguageModes: [.v6]
