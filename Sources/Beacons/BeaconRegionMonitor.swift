@@ -80,9 +80,11 @@ public struct BeaconRegionMonitor: LocationService {
                                                      beacon: sighting.beacon))
                 }
             }
-            let due = Timestamp(millisecondsSince1970: now.millisecondsSince1970 + exitTimeoutMilliseconds)
-            if earliestExit == nil || due < earliestExit! { earliestExit = due }
         }
+        // A sighting can push back the earliest exit too, so the live caller's timer is not set too early.
+        var earliest: Timestamp?
+        for i in insideRegions where earliest == nil || exitDue(states[i]) < earliest! { earliest = exitDue(states[i]) }
+        earliestExit = earliest
         if entered.count > 1 { entered.sort(by: BeaconRegionEvent.contractOrder) }
         events.append(contentsOf: entered)
     }
@@ -96,7 +98,7 @@ public struct BeaconRegionMonitor: LocationService {
         stillInside.reserveCapacity(insideRegions.count)
         var next: Timestamp?
         for i in insideRegions {
-            let due = Timestamp(millisecondsSince1970: states[i].lastSeen.millisecondsSince1970 + exitTimeoutMilliseconds)
+            let due = exitDue(states[i])
             if due <= now {
                 states[i].inside = false
                 if regions[i].notifyOnExit, let beacon = states[i].lastBeacon {
@@ -110,6 +112,10 @@ public struct BeaconRegionMonitor: LocationService {
         insideRegions = stillInside
         earliestExit = next
         if events.count - firstNew > 1 { events[firstNew...].sort(by: BeaconRegionEvent.contractOrder) }
+    }
+
+    private func exitDue(_ state: State) -> Timestamp {
+        Timestamp(millisecondsSince1970: state.lastSeen.millisecondsSince1970 + exitTimeoutMilliseconds)
     }
 
     /// Fires every pending exit, as `--flush` does at the end of a trace.
