@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
-        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces", "geowake"]),
+        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
     ],
     swiftLanguageModes: [.v6]

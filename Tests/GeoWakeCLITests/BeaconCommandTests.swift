@@ -3,28 +3,10 @@ import Testing
 
 /// The built `geowake` on the bundled beacon trace and regions, as a user runs it.
 @Suite struct BeaconCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let geowake: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0])
-        while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("geowake").path
-    }()
-
+    /// Status, standard output as text and standard-error lines, through the CLI tests' one runner.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: geowake)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self),
-                String(decoding: errors, as: UTF8.self).split(separator: "\n").map(String.init))
+        let run = try CommandLineTests.run(arguments)
+        return (run.status, String(decoding: run.output, as: UTF8.self), run.errorLines)
     }
 
     @Test("geowake beacons prints the same sightings from the btsnoop trace as from its JSON-lines twin")
