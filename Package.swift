@@ -27,12 +27,13 @@ let package = Package(
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
+        .target(name: "Beacons", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "Beacons",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +47,7 @@ let package = Package(
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
+        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces"]),
     ],
     swiftLanguageModes: [.v6]
 )

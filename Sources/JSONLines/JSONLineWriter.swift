@@ -20,6 +20,18 @@ public struct JSONLineWriter: Sendable {
         needsComma = false
     }
 
+    /// Opens an object nested as the value of `key`; `endObject` closes it.
+    public mutating func beginObject(_ key: StaticString) {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
     /// Closes the object and ends the line.
     public mutating func endLine() {
         bytes.append(UInt8(ascii: "}"))

@@ -55,7 +55,7 @@ public enum TraceFile {
 
     /// Hands over the contents in order: a regular file mapped into memory (no copy through the
     /// kernel's read path, which was a tenth of `geowake fixes`' time), anything else through `read(2)`.
-    private static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+    static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
            let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {

@@ -20,11 +20,13 @@ struct ReplayCommand: ParsableCommand {
     )
 
     enum Service: String, ExpressibleByArgument, CaseIterable {
-        case regions, standard, significant, visits
+        case regions, standard, significant, visits, ranging
     }
 
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
-    var trace: String
+    var trace: String?
+
+    @OptionGroup var beaconOptions: BeaconReplayOptions
 
     @Option(help: "Regions for region monitoring: a GeoJSON file or a directory of them.")
     var regions: String?
@@ -71,6 +73,10 @@ struct ReplayCommand: ParsableCommand {
     var visitDuration: Double?
 
     func run() throws {
+        if beaconOptions.beacons != nil || service == .ranging {
+            guard trace == nil else { throw CommandError("give a fix TRACE or --beacons TRACE, not both") }
+            return try BeaconReplay(options: beaconOptions, regionsPath: regions, ranging: service == .ranging).run()
+        }
         try checkOptionsBelongToService()
         var output = StandardOutput()
         var events = EventCounts(service: service)
@@ -130,6 +136,8 @@ struct ReplayCommand: ParsableCommand {
                 }
                 try output.lineDone()
             }
+        case .ranging:
+            throw CommandError("--service ranging replays a beacon trace: give --beacons TRACE")
         }
         try output.flush()
         let summary = Array("geowake replay: \(run.summary(events: events, loadSeconds: loadSeconds))\n".utf8)
@@ -138,6 +146,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// Reads the trace and hands each fix that has a time not earlier than the previous one to `step`.
     private func replay(_ step: (Fix, Timestamp) throws -> Void) throws -> ReplayRun {
+        guard let trace else { throw CommandError("missing <trace> (a fix trace, or --beacons TRACE)") }
         var run = ReplayRun()
         let start = monotonicSeconds()
         var clock: Timestamp?
@@ -203,6 +212,7 @@ struct EventCounts {
         case .standard: ["location"]
         case .significant: ["significant"]
         case .visits: ["arrival", "departure"]
+        case .ranging: ["range"]
         }
         counts = kinds.map { ($0, 0) }
     }
