@@ -18,10 +18,12 @@ let package = Package(
         .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
+        .target(name: "Maps", dependencies: ["GeoWakeCore"]),
+        .target(name: "TerminalProgress"),
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "Maps", "TerminalProgress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +33,7 @@ let package = Package(
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
+        .testTarget(name: "MapsTests", dependencies: ["Maps", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )
