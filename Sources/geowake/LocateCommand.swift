@@ -1,6 +1,7 @@
 import ArgumentParser
 import Geofencing
 import Traces
+import TerminalProgress
 
 /// `geowake locate --regions PATH TRACE`: for every fix, the ids of all geographic regions containing it.
 struct LocateCommand: ParsableCommand {
@@ -15,17 +16,24 @@ struct LocateCommand: ParsableCommand {
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
     var trace: String
 
+    @OptionGroup var mapFile: MapFileOptions
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         let store: RegionStore
         do { store = try RegionLoader.load(regions) } catch { throw CommandError(error.description) }
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []
+        var drawn = LocateMapRecording(isOn: mapFile.map != nil)
+        var bar = Progress(label: "locating", unit: .bytes, total: nil, quiet: progress.quiet)
         do {
-            _ = try TraceFile.read(trace) { fix in
+            defer { bar.finish() }
+            _ = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                 let ids = handles.map { index.attributes(of: $0).id }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                drawn.record(fix, ids)
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }
                 output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
@@ -38,5 +46,6 @@ struct LocateCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         try output.flush()
+        try drawn.recording.write(mapFile, index: index)
     }
 }

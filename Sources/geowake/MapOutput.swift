@@ -98,8 +98,29 @@ struct MapRecording {
         events.append(contentsOf: newEvents)
     }
 
-    func write(_ options: MapFileOptions) throws {
+    func write(_ options: MapFileOptions, index: RegionIndex? = nil) throws {
         guard isOn else { return }
+        let index = index ?? self.index
         try options.write(store: index?.store ?? store, index: index, fixes: fixes, events: events)
+    }
+}
+
+/// `locate` has no events of its own; its map marks where a fix's set of containing regions changed,
+/// as enter and exit, which is what `replay --exact` would report.
+struct LocateMapRecording {
+    var recording: MapRecording
+    private var previous: Set<String> = []
+
+    init(isOn: Bool) {
+        recording = MapRecording(isOn: isOn)
+    }
+
+    mutating func record(_ fix: Fix, _ ids: [String]) {
+        guard recording.isOn else { return }
+        let current = Set(ids)
+        let changes = previous.subtracting(current).sorted().map { RegionEvent(kind: .exit, regionID: $0, fix: fix) }
+            + current.subtracting(previous).sorted().map { RegionEvent(kind: .enter, regionID: $0, fix: fix) }
+        recording.record(fix, changes)
+        previous = current
     }
 }
