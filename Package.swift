@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["geowake"]),
-        .testTarget(name: "MapsTests", dependencies: ["Maps", "geowake"]),
+        .testTarget(name: "MapsTests", dependencies: ["Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )
