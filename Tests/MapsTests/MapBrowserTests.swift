@@ -33,15 +33,17 @@ import Testing
         let check = try CommandRunner.run("/usr/bin/python3", [script, png, list])
         #expect(check.status == 0, "\(check.error)")
         let counts = check.output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        #expect(counts.count == 2 && counts[0] * 10 >= counts[1] * 8, "track colour found at \(check.output) samples")
+        // Event labels (white-haloed text) cover some; a blank or misplaced picture finds next to none (here 123 of 145).
+        #expect(counts.count == 2 && counts[0] * 4 >= counts[1] * 3, "track colour found at \(check.output) samples")
     }
 
-    /// Midpoints of the drawn track's longer segments, with the colour each is stroked in, away from the
+    /// Points every 5 px along the drawn track's segments, with the colour each is stroked in, away from the
     /// event markers and the legend that may cover them.
     static func trackSamples(_ html: String) -> [(x: Int, y: Int, colour: String)] {
         var markers: [(Double, Double)] = []
         for tag in html.components(separatedBy: "<g class=\"event").dropFirst() {
-            let numbers = ["cx", "cy"].compactMap { attribute($0, in: tag).flatMap(Double.init) }
+            let circle = tag.components(separatedBy: "<circle ").dropFirst().first ?? ""
+            let numbers = ["cx", "cy"].compactMap { attribute($0, in: circle).flatMap(Double.init) }
             if numbers.count == 2 { markers.append((numbers[0], numbers[1])) }
         }
         var samples: [(x: Int, y: Int, colour: String)] = []
@@ -49,19 +51,24 @@ import Testing
             guard let colour = attribute("stroke", in: tag), let points = attribute("points", in: tag) else { continue }
             let p = points.split(separator: " ").map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 2 }
             for (a, b) in zip(p, p.dropFirst()) {
-                let x = (a[0] + b[0]) / 2, y = (a[1] + b[1]) / 2
                 let length = ((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1])).squareRoot()
-                let nearMarker = markers.contains { abs($0.0 - x) < 12 && abs($0.1 - y) < 12 }
-                let inLegend = x < 250 && y < 150
-                if length >= 4, !nearMarker, !inLegend, x > 2, y > 2, x < 1198, y < 798 {
-                    samples.append((Int(x.rounded()), Int(y.rounded()), colour))
+                // Not the ends: a neighbouring run of another colour is drawn over them.
+                for t in stride(from: 3.0, through: length - 3, by: 5) {
+                    let x = a[0] + (b[0] - a[0]) * t / length, y = a[1] + (b[1] - a[1]) * t / length
+                    let nearMarker = markers.contains { abs($0.0 - x) < 12 && abs($0.1 - y) < 12 }
+                    let inLegend = x < 250 && y < 150
+                    if !nearMarker, !inLegend, x > 2, y > 2, x < 1198, y < 798 {
+                        samples.append((Int(x.rounded()), Int(y.rounded()), colour))
+                    }
                 }
             }
         }
         return samples
     }
 
+    /// The value of `name` in the tag that `tag` begins, i.e. before its first ">".
     static func attribute(_ name: String, in tag: String) -> String? {
+        let tag = " " + (tag.split(separator: ">", maxSplits: 1).first ?? "")
         guard let start = tag.range(of: " \(name)=\"") else { return nil }
         let rest = tag[start.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
