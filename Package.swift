@@ -30,10 +30,13 @@ let package = Package(
         .target(name: "Beacons", dependencies: ["GeoWakeCore"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
+        .target(name: "Maps", dependencies: ["GeoWakeCore"]),
+        .target(name: "TerminalProgress"),
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "Beacons",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "Beacons", "Maps",
+                "TerminalProgress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
         .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces"]),
+        .testTarget(name: "MapsTests", dependencies: ["Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )

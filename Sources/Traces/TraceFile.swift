@@ -9,7 +9,9 @@ public enum TraceFile {
 
     /// Calls `body` for every fix in order and returns what was read. `path` "-" is standard input.
     /// Throws `TraceError` when the file cannot be opened or read or is not a trace, and rethrows `body`'s errors.
-    public static func read(_ path: String, format: TraceFormat? = nil, _ body: (Fix) throws -> Void) throws -> TraceStatistics {
+    /// `progress` hears the bytes read so far and the file's size (nil for a pipe) after each chunk.
+    public static func read(_ path: String, format: TraceFormat? = nil, progress: ((Int, Int?) -> Void)? = nil,
+                            _ body: (Fix) throws -> Void) throws -> TraceStatistics {
         let name = path == "-" ? "standard input" : path
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw TraceError("cannot open: \(lastError())", file: name) }
@@ -31,7 +33,7 @@ public enum TraceFile {
             if let failure { throw failure }
         }
         do {
-            try chunks(of: descriptor) { compressedOrPlain in
+            try chunks(of: descriptor, progress: progress) { compressedOrPlain in
                 if !started {
                     started = true
                     if Gunzip.isGzip(compressedOrPlain) { gunzip = Gunzip() }
@@ -55,7 +57,8 @@ public enum TraceFile {
 
     /// Hands over the contents in order: a regular file mapped into memory (no copy through the
     /// kernel's read path, which was a tenth of `geowake fixes`' time), anything else through `read(2)`.
-    static func chunks(of descriptor: Int32, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+    static func chunks(of descriptor: Int32, progress: ((Int, Int?) -> Void)? = nil,
+                       _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
            let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
@@ -67,6 +70,7 @@ public enum TraceFile {
                 let count = min(chunkSize, size - offset)
                 try chunk(UnsafeRawBufferPointer(start: mapped + offset, count: count))
                 offset += count
+                progress?(offset, size)
             }
             return
         }
@@ -82,6 +86,7 @@ public enum TraceFile {
             if count == 0 { return }
             try chunk(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += count
+            progress?(offset, nil)
         }
     }
 

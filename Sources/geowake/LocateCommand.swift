@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import Geofencing
 import Traces
+import TerminalProgress
 
 /// `geowake locate --regions PATH TRACE`: for every fix, the ids of all geographic regions containing it.
 struct LocateCommand: ParsableCommand {
@@ -20,18 +21,25 @@ struct LocateCommand: ParsableCommand {
     @Argument(help: "The trace file, or - for standard input. The format is detected from the content.")
     var trace: String
 
+    @OptionGroup var mapFile: MapFileOptions
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         let store = try regionFile.load(regions, command: "locate")
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []
         var located = 0
+        var drawn = LocateMapRecording(isOn: mapFile.map != nil)
+        var bar = Progress(label: "locating", unit: .bytes, total: nil, quiet: progress.quiet)
         let statistics: TraceStatistics
         do {
-            statistics = try TraceFile.read(trace) { fix in
+            defer { bar.finish() }
+            statistics = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                 index.store.sortByID(&handles)
+                if drawn.recording.isOn { drawn.record(fix, handles.map { index.attributes(of: $0).id }) }
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }
                 output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
@@ -45,6 +53,7 @@ struct LocateCommand: ParsableCommand {
             throw CommandError(error.description)
         }
         try output.flush()
+        try drawn.recording.write(mapFile, index: index)
         let summary = "geowake locate: \(store.liveCount) regions, \(statistics.fixes) fixes, \(located) in at least one region; "
             + "trace: \(statistics.summary)\n"
         _ = Array(summary.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

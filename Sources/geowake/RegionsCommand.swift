@@ -6,7 +6,7 @@ struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
         abstract: "Work with region files (GeoJSON).",
-        subcommands: [RegionsCheckCommand.self]
+        subcommands: [RegionsCheckCommand.self, RegionsShowCommand.self]
     )
 }
 

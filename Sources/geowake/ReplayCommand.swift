@@ -6,6 +6,7 @@ import Geofencing
 import JSONLines
 import LocationServices
 import Traces
+import TerminalProgress
 
 /// `geowake replay`: runs one location service over a trace exactly as the daemon runs it live, and prints
 /// its events as JSON lines; a summary goes to standard error.
@@ -72,12 +73,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Visits: seconds of staying before an arrival (default 300).")
     var visitDuration: Double?
 
+    @OptionGroup var mapFile: MapFileOptions
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         if beaconOptions.beacons != nil || service == .ranging {
             guard trace == nil else { throw CommandError("give a fix TRACE or --beacons TRACE, not both") }
             return try BeaconReplay(options: beaconOptions, regionsPath: regions, ranging: service == .ranging).run()
         }
         try checkOptionsBelongToService()
+        var drawn = MapRecording(isOn: mapFile.map != nil)
         var output = StandardOutput()
         var events = EventCounts(service: service)
         var loadSeconds: Double?
@@ -89,13 +94,16 @@ struct ReplayCommand: ParsableCommand {
             let loadStart = monotonicSeconds()
             let store: RegionStore
             store = try regionFile.load(regions, command: "replay")
-            var monitor = RegionMonitor(regions: RegionIndex(store), configuration: configuration)
+            let index = RegionIndex(store)
+            drawn.index = index
+            var monitor = RegionMonitor(regions: index, configuration: configuration)
             loadSeconds = monotonicSeconds() - loadStart
             var batch: [RegionEvent] = []
             run = try replay { fix, now in
                 // Most fixes cause no event, and emptying an empty array still costs a call.
                 if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
                 monitor.update(with: fix, at: now, events: &batch)
+                drawn.record(fix, batch)
                 for event in batch {
                     events.count(event.crossed ? "crossed \(event.kind.name)" : event.kind.name)
                     output.writer.regionEventLine(event)
@@ -140,6 +148,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandError("--service ranging replays a beacon trace: give --beacons TRACE")
         }
         try output.flush()
+        try drawn.write(mapFile)
         let summary = Array("geowake replay: \(run.summary(events: events, loadSeconds: loadSeconds))\n".utf8)
         _ = summary.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
@@ -150,8 +159,10 @@ struct ReplayCommand: ParsableCommand {
         var run = ReplayRun()
         let start = monotonicSeconds()
         var clock: Timestamp?
+        var bar = Progress(label: "replaying", unit: .bytes, total: nil, quiet: progress.quiet)
+        defer { bar.finish() }
         do {
-            run.trace = try TraceFile.read(trace) { fix in
+            run.trace = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
                 guard let now = fix.time else { run.withoutTime += 1; return }
                 if let clock, now < clock { run.backwards += 1; return }
                 clock = now
@@ -190,6 +201,7 @@ struct ReplayCommand: ParsableCommand {
             ("--regions", .regions, regions != nil), ("--hysteresis", .regions, hysteresis != nil),
             ("--debounce", .regions, debounce != nil), ("--[no-]accuracy-gating", .regions, accuracyGating != nil),
             ("--exact", .regions, exact), ("--segment-crossing", .regions, segmentCrossing),
+            ("--map", .regions, mapFile.map != nil),
             ("--distance-filter", .standard, distanceFilter != nil), ("--desired-accuracy", .standard, desiredAccuracy != nil),
             ("--minimum-interval", .standard, minimumInterval != nil),
             ("--significant-distance", .significant, significantDistance != nil),
