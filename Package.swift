@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
-        .target(name: "Beacons", dependencies: ["GeoWakeCore"]),
+        .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
@@ -45,12 +45,12 @@ let package = Package(
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
-        .testTarget(name: "GeofencingTests", dependencies: ["TestSupport", "Geofencing", "CGEOS", "CIntrinsics"]),
+        .testTarget(name: "GeofencingTests", dependencies: ["TestSupport", "Geofencing", "JSONLines", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
-        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces"]),
+        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces", "JSONLines"]),
         .testTarget(name: "MapsTests", dependencies: ["Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]

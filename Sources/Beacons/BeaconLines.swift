@@ -1,4 +1,5 @@
 import GeoWakeCore
+import JSONLines
 
 /// The contract's JSON lines for sightings, beacon-region events and ranging reports.
 extension JSONLineWriter {

@@ -1,4 +1,5 @@
 import GeoWakeCore
+import JSONLines
 import Testing
 @testable import Traces
 

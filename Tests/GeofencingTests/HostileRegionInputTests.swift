@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 @testable import Geofencing
 
 /// Real files that failed and hostile ones that slipped through (issue #12, item 8): each is loaded or

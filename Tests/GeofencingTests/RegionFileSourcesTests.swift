@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 @testable import Geofencing
 
 /// Where regions come from besides a plain GeoJSON file with ids: gzip, files without ids, directories

@@ -1,5 +1,7 @@
 import Foundation
+import JSONLines
 import Testing
+import TestSupport
 import Geofencing
 
 /// Regions added to and removed from a running monitor, and the monitor's state saved and restored.

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Geofencing
 
 /// The shared replay loop, driving the region monitor as `geowake replay` does.
