@@ -5,9 +5,13 @@ let package = Package(
     name: "geowake",
     products: [
         .executable(name: "geowake", targets: ["geowake"]),
+        .executable(name: "geowaked", targets: ["geowaked"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // daemon (#13)
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "GeoWakeCore"),
@@ -25,6 +29,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // daemon (#13)
+        .target(
+            name: "GeoWakeDaemon",
+            dependencies: [
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "geowaked",
+            dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["GeoWakeDaemon", "geowaked"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
