@@ -68,6 +68,12 @@ public final class Daemon {
         let onSignal: @convention(c) (Int32) -> Void = { _ in var b: UInt8 = 1; _ = write(stopPipe[1], &b, 1) }
         signal(SIGTERM, onSignal)
         signal(SIGINT, onSignal)
+        // A parent may have spawned us with these blocked (seen under the test runner); SIGTERM must stop us.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
         while true {
             updateDemand()

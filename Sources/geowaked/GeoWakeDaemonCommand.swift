@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoWakeDaemon
+import Foundation
 import Logging
 
 @main
@@ -30,6 +31,7 @@ struct GeoWakeDaemonCommand: ParsableCommand {
         do {
             let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"))
             try daemon.run()
+            Foundation.exit(0)
         } catch let error as ProtocolError {
             throw ValidationError(error.message)
         }
