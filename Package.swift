@@ -11,9 +11,13 @@ let package = Package(
         .library(name: "LocationServices", targets: ["LocationServices"]),
         .library(name: "GPSD", targets: ["GPSD"]),
         .library(name: "JSONLines", targets: ["JSONLines"]),
+        .executable(name: "geowaked", targets: ["geowaked"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // daemon (#13)
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "GeoWakeCore"),
@@ -42,6 +46,20 @@ let package = Package(
         ),
         // What several test targets need: package root, temporary directories, seeded random numbers.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // daemon (#13)
+        .target(
+            name: "GeoWakeDaemon",
+            dependencies: [
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "geowaked",
+            dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["GeoWakeDaemon", "geowaked"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),

@@ -1,0 +1,204 @@
+import Foundation
+import GeoWakeCore
+import GRDB
+import Logging
+
+nonisolated(unsafe) private var stopPipe: [Int32] = [-1, -1]
+
+/// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
+/// fixes and deliveries never race; every state change and its events commit in one transaction.
+public final class Daemon {
+    public static let protocolVersion = 1
+    public static let version = "0.1.0"
+
+    let paths: DaemonPaths
+    let store: DaemonStore
+    let logger: Logger
+    let activation: ClientActivation
+    var source: TraceSource?
+    var regions = SharedRegions()
+    var services = ClientServices()
+    var connections: [Int32: Connection] = [:]
+    var listener: Int32 = -1
+    var lastFix: Fix?
+    var sourceState = "idle"
+
+    public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
+                activation: ClientActivation = NoClientActivation(), logger: Logger) throws {
+        self.paths = paths
+        self.logger = logger
+        self.activation = activation
+        for path in [paths.socket, paths.state] {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        store = try DaemonStore(path: paths.state, durability: durability)
+        if let trace {
+            source = try TraceSource(path: trace, speed: speed, position: 0)
+            source!.position = try store.sourcePosition(source!.description)
+        }
+        try restore()
+    }
+
+    private func restore() throws {
+        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM region ORDER BY uid, clientID, regionID") }
+        var byClient: [ClientKey: [(String, String, Int64?)]] = [:]
+        for row in rows {
+            let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
+            byClient[key, default: []].append((row["feature"], row["state"], row["since"]))
+        }
+        for (key, features) in byClient {
+            let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + features.map(\.0).joined(separator: ",") + "]}"
+            let parsed = try SharedRegions.regions(fromFeatureCollection: Data(collection.utf8),
+                                                   scratchDirectory: (paths.state as NSString).deletingLastPathComponent)
+            for (region, stored) in zip(parsed, features) {
+                try regions.add(region, owner: key, state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
+                                since: stored.2.map { Timestamp(millisecondsSince1970: $0) })
+            }
+        }
+        try services.restore(from: store)
+    }
+
+    /// Serves until SIGTERM or SIGINT.
+    public func run() throws {
+        try listen()
+        pipe(&stopPipe)
+        signal(SIGPIPE, SIG_IGN)
+        let onSignal: @convention(c) (Int32) -> Void = { _ in var b: UInt8 = 1; _ = write(stopPipe[1], &b, 1) }
+        signal(SIGTERM, onSignal)
+        signal(SIGINT, onSignal)
+        // A parent may have spawned us with these blocked (seen under the test runner); SIGTERM must stop us.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
+        while true {
+            updateDemand()
+            var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            for connection in connections.values {
+                var events = Int16(POLLIN)
+                if !connection.writeBuffer.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+            }
+            let now = Self.clock()
+            let delay = source?.delay(now: now)
+            let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
+            if fds[0].revents != 0 { break }
+            if fds[1].revents & Int16(POLLIN) != 0 { accept() }
+            for pfd in fds.dropFirst(2) where pfd.revents != 0 {
+                guard let connection = connections[pfd.fd] else { continue }
+                if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
+                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
+            }
+            if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
+            for connection in connections.values { deliver(connection) }
+            for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
+                close(connection)
+            }
+        }
+        logger.info("geowaked stopping")
+        for connection in Array(connections.values) { close(connection) }
+        Glibc.close(listener)
+        unlink(paths.socket)
+    }
+
+    static func clock() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func listen() throws {
+        unlink(paths.socket)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(paths.socket.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw ProtocolError("internal", "socket path too long: \(paths.socket)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(listener, 128) == 0 else {
+            throw ProtocolError("internal", "cannot listen on \(paths.socket): \(String(cString: strerror(errno)))")
+        }
+        if getuid() == 0 { chmod(paths.socket, 0o666) }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+    }
+
+    private func accept() {
+        let fd = Glibc.accept(listener, nil, nil)
+        guard fd >= 0 else { return }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var credentials = [Int32](repeating: -1, count: 3)   // struct ucred: pid, uid, gid
+        var length = socklen_t(12)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials[1] >= 0 else {
+            Glibc.close(fd)
+            return
+        }
+        let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
+        connections[fd] = connection
+        connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
+    }
+
+    private func serve(_ connection: Connection) {
+        let (lines, eof, tooLong) = connection.readLines()
+        for line in lines where !connection.closeAfterFlush {
+            handle(line, on: connection)
+        }
+        if tooLong {
+            reply(connection, id: nil, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+        }
+        if eof { connection.closed = true }
+    }
+
+    func close(_ connection: Connection) {
+        Glibc.close(connection.fd)
+        connections[connection.fd] = nil
+        if let client = connection.client { activation.connectionClosed(client) }
+    }
+
+    func connection(for client: ClientKey) -> Connection? {
+        connections.values.first { $0.client == client }
+    }
+
+    /// Sends outbox events after the last delivered one while the connection's buffer has room.
+    func deliver(_ connection: Connection) {
+        guard let client = connection.client, connection.outboxMayHaveMore, !connection.closed else { return }
+        while connection.writeBuffer.count < Connection.writeBufferLimit {
+            guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
+            for (seq, event) in batch {
+                connection.writeBuffer.append(contentsOf: Array("{\"type\":\"event\",\"seq\":\(seq),\"event\":\(event)}\n".utf8))
+                connection.deliveredThrough = seq
+            }
+            if batch.count < 256 {
+                connection.outboxMayHaveMore = false
+                break
+            }
+        }
+        connection.flush()
+    }
+
+    func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
+        var object: [String: Any] = ["type": "reply", "id": id ?? NSNull()]
+        switch result {
+        case .success(let value):
+            object["ok"] = true
+            object["result"] = value
+        case .failure(let error):
+            object["ok"] = false
+            object["error"] = ["code": error.code, "message": error.message]
+            if error.closes { connection.closeAfterFlush = true }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        connection.send(Array(data) + [UInt8(ascii: "\n")])
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// The one SQLite file: clients, subscriptions, regions with their monitoring state, the outbox and the source
+/// position. Events go in through `commit(_:)`, in the same transaction as the state change that produced them.
+public final class DaemonStore {
+    public let queue: DatabaseQueue
+
+    public enum Durability: String, Sendable {
+        case normal, full
+    }
+
+    public init(path: String, durability: Durability = .normal) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try Self.migrator.migrate(queue)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-clients-regions-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE client (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, launch TEXT, options TEXT,
+                    disabled INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (uid, clientID));
+                CREATE TABLE subscription (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, kind TEXT NOT NULL, options TEXT NOT NULL,
+                    PRIMARY KEY (uid, clientID, kind));
+                CREATE TABLE region (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'unknown', since INTEGER,
+                    PRIMARY KEY (uid, clientID, regionID));
+                CREATE TABLE outbox (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL,
+                    created INTEGER NOT NULL,
+                    PRIMARY KEY (uid, clientID, seq));
+                CREATE TABLE source (
+                    description TEXT PRIMARY KEY, position INTEGER NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
+    @discardableResult
+    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64) throws -> Int64 {
+        try db.execute(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ?",
+                       arguments: [key.uid, key.clientID])
+        let seq = try Int64.fetchOne(db, sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?",
+                                     arguments: [key.uid, key.clientID]) ?? 0
+        try db.execute(sql: "INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [key.uid, key.clientID, seq, event, now])
+        return seq
+    }
+
+    func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [(seq: Int64, event: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT seq, event FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
+                """, arguments: [key.uid, key.clientID, seq, limit]).map { ($0["seq"], $0["event"]) }
+        }
+    }
+
+    func pendingCount(_ db: Database, _ key: ClientKey) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE uid = ? AND clientID = ?",
+                         arguments: [key.uid, key.clientID]) ?? 0
+    }
+
+    func sourcePosition(_ description: String) throws -> Int {
+        try queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT position FROM source WHERE description = ?", arguments: [description]) ?? -1
+        }
+    }
+
+    static func setSourcePosition(_ db: Database, _ description: String, _ position: Int) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO source (description, position) VALUES (?, ?)",
+                       arguments: [description, position])
+    }
+}
+
+/// Every client is keyed by the peer's uid and its own id.
+public struct ClientKey: Hashable, Sendable, Comparable {
+    public var uid: UInt32
+    public var clientID: String
+
+    public init(uid: UInt32, clientID: String) {
+        self.uid = uid
+        self.clientID = clientID
+    }
+
+    public static func < (a: ClientKey, b: ClientKey) -> Bool {
+        (a.uid, a.clientID) < (b.uid, b.clientID)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GeoWakeCore
+import Geofencing
+import GRDB
+
+/// monitor, stopMonitoring, regionState.
+extension Daemon {
+    static let maximumRegionsPerClient = 10_000
+
+    nonisolated(unsafe) static let regionOperations: [String: Operation] = [
+        "monitor": { daemon, request in try daemon.monitor(request) },
+        "stopMonitoring": { daemon, request in
+            let client = try request.client()
+            guard let ids = request.fields["regions"] as? [String] else { throw ProtocolError.badRequest("\"regions\" must be an array of strings") }
+            for id in ids where daemon.regions.handle(client, id) == nil {
+                throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
+            }
+            let fix = daemon.lastFix
+            let now = fix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            var events: [(ClientKey, LaunchReason, String)] = []
+            for id in ids {
+                guard let entry = daemon.regions.remove(client, id) else { continue }
+                if entry.state == .inside, let fix {
+                    var writer = JSONLineWriter(reservingCapacity: 256)
+                    writer.regionEventLine(RegionEvent(kind: .exit, regionID: id, fix: fix))
+                    var line = ClientServices.object(&writer)
+                    line.removeLast()
+                    events.append((client, .region, line + ",\"reason\":\"regionRemoved\"}"))
+                }
+            }
+            try daemon.storeWrite { db in
+                for id in ids {
+                    try db.execute(sql: "DELETE FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
+                                   arguments: [client.uid, client.clientID, id])
+                }
+                try daemon.enqueue(db, events, now: now)
+            }
+            daemon.notify(events)
+            return ["removed": ids]
+        },
+        "regionState": { daemon, request in
+            let client = try request.client()
+            let id = try request.string("region")
+            guard let handle = daemon.regions.handle(client, id), let entry = daemon.regions.entries[handle] else {
+                throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
+            }
+            return daemon.describe(entry)
+        },
+    ]
+
+    func describe(_ entry: SharedRegions.Entry) -> [String: Any] {
+        var result: [String: Any] = ["region": entry.regionID, "state": entry.state.rawValue]
+        if entry.state != .unknown, let since = entry.since { result["since"] = Self.iso8601(since) }
+        return result
+    }
+
+    static func iso8601(_ time: Timestamp) -> String {
+        var writer = JSONLineWriter(reservingCapacity: 64)
+        writer.beginObject()
+        writer.field("t", time)
+        return String(decoding: writer.bytes.dropFirst(6).dropLast(), as: UTF8.self)
+    }
+
+    private func monitor(_ request: Request) throws(ProtocolError) -> [String: Any] {
+        let client = try request.client()
+        let features: [Any]
+        switch (request.fields["features"], request.fields["file"]) {
+        case (let inline?, nil):
+            if let array = inline as? [Any] {
+                features = array
+            } else if let collection = inline as? [String: Any], let array = collection["features"] as? [Any] {
+                features = array
+            } else {
+                throw ProtocolError.badRequest("\"features\" must be a FeatureCollection or an array of features")
+            }
+        case (nil, let file?):
+            guard let path = file as? String, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
+            features = try readFeatures(path, as: request.connection.uid)
+        default:
+            throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
+        }
+        guard regions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
+            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
+        }
+        var texts: [String] = []
+        for (number, feature) in features.enumerated() {
+            guard JSONSerialization.isValidJSONObject(feature),
+                  let data = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]) else {
+                throw ProtocolError("badGeoJSON", "feature \(number + 1) is not a JSON object")
+            }
+            texts.append(String(decoding: data, as: UTF8.self))
+        }
+        let parsed: [Region]
+        do {
+            let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + texts.joined(separator: ",") + "]}"
+            parsed = try SharedRegions.regions(fromFeatureCollection: Data(collection.utf8),
+                                               scratchDirectory: (paths.state as NSString).deletingLastPathComponent)
+        } catch {
+            throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(error.reason)")
+        }
+        guard parsed.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
+        var seen: Set<String> = []
+        for region in parsed where regions.handle(client, region.id) != nil || !seen.insert(region.id).inserted {
+            throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
+        }
+        try storeWrite { db in
+            for (region, text) in zip(parsed, texts) {
+                try db.execute(sql: "INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)",
+                               arguments: [client.uid, client.clientID, region.id, text])
+            }
+        }
+        for region in parsed {
+            do {
+                try regions.add(region, owner: client, state: .unknown, since: nil)
+            } catch {
+                logger.error("a validated region did not enter the index", metadata: ["region": "\(region.id)", "error": "\(error)"])
+            }
+        }
+        return ["added": parsed.map(\.id)]
+    }
+
+    /// Reads a GeoJSON file for a peer: only when the peer is the daemon's own uid (a root daemon reads in a child
+    /// switched to the peer's uid — not yet built, so other uids get `fileUnreadable`).
+    private func readFeatures(_ path: String, as uid: UInt32) throws(ProtocolError) -> [Any] {
+        guard uid == getuid() else {
+            throw ProtocolError("fileUnreadable", "\(path): the daemon reads files only for its own uid")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProtocolError("fileUnreadable", "\(path): cannot be read")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let features = object["features"] as? [Any] else {
+            throw ProtocolError("badGeoJSON", "\(path): not a FeatureCollection")
+        }
+        return features
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// One parsed request line and the connection it came on, with typed field access that names the field on error.
+struct Request {
+    let id: Any?
+    let op: String
+    let fields: [String: Any]
+    let connection: Connection
+
+    func string(_ key: String) throws(ProtocolError) -> String {
+        guard let value = fields[key] as? String else { throw .badRequest("\"\(key)\" must be a string") }
+        return value
+    }
+
+    func integer(_ key: String) throws(ProtocolError) -> Int64 {
+        guard let number = jsonNumber(fields[key]), number.rounded() == number, abs(number) < 9e15 else {
+            throw .badRequest("\"\(key)\" must be an integer")
+        }
+        return Int64(number)
+    }
+
+    func client() throws(ProtocolError) -> ClientKey {
+        guard let client = connection.client else { throw ProtocolError("notRegistered", "\(op) needs register first") }
+        return client
+    }
+}
+
+extension Daemon {
+    typealias Operation = (Daemon, Request) throws -> [String: Any]
+
+    /// Every op by name; new ops (e.g. the launcher's background tasks) add an entry from their own file.
+    nonisolated(unsafe) static var operations: [String: Operation] = sessionOperations
+        .merging(serviceOperations) { a, _ in a }
+        .merging(regionOperations) { a, _ in a }
+        .merging(overviewOperations) { a, _ in a }
+
+    func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            reply(connection, id: nil, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
+            return
+        }
+        let id = object["id"].flatMap { $0 is NSNumber || $0 is String ? $0 : nil }
+        guard let op = object["op"] as? String else {
+            reply(connection, id: id, .failure(.badRequest("\"op\" must be a string")))
+            return
+        }
+        let request = Request(id: id, op: op, fields: object, connection: connection)
+        do {
+            guard let operation = Self.operations[op] else { throw ProtocolError("unknownOp", "unknown op \"\(op)\"") }
+            if op != "hello" && !connection.saidHello { throw ProtocolError("helloRequired", "send hello first") }
+            reply(connection, id: id, .success(try operation(self, request)))
+        } catch let error as ProtocolError {
+            reply(connection, id: id, .failure(error))
+        } catch {
+            reply(connection, id: id, .failure(ProtocolError("internal", "\(error)")))
+        }
+        if op == "register", connection.client != nil { connection.outboxMayHaveMore = true }
+    }
+
+    /// Runs a store write; a failure becomes an `internal` error reply and nothing is changed.
+    func storeWrite<T>(_ body: (GRDB.Database) throws -> T) throws(ProtocolError) -> T {
+        do {
+            return try store.queue.write(body)
+        } catch let error as ProtocolError {
+            throw error
+        } catch {
+            logger.error("store write failed", metadata: ["error": "\(error)"])
+            throw ProtocolError("internal", "the store could not be written: \(error)")
+        }
+    }
+}
+
+/// A JSON number that is not a boolean (Foundation hands both over as NSNumber; booleans have objCType "c").
+func jsonNumber(_ value: Any?) -> Double? {
+    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+    return number.doubleValue
+}

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// start/stop of the standard, significant-change and visit services.
+extension Daemon {
+    nonisolated(unsafe) static let serviceOperations: [String: Operation] = {
+        var operations: [String: Operation] = [:]
+        for (name, kind) in [("Standard", "standard"), ("Significant", "significant"), ("Visits", "visits")] {
+            operations["start" + name] = { daemon, request in
+                let client = try request.client()
+                try daemon.services.start(kind, options: request.fields, for: client)
+                let options = daemon.services.kinds(of: client)[kind]!
+                try daemon.storeWrite { db in
+                    try db.execute(sql: "INSERT OR REPLACE INTO subscription (uid, clientID, kind, options) VALUES (?, ?, ?, ?)",
+                                   arguments: [client.uid, client.clientID, kind, options])
+                }
+                return [:]
+            }
+            operations["stop" + name] = { daemon, request in
+                let client = try request.client()
+                try daemon.storeWrite { db in
+                    try db.execute(sql: "DELETE FROM subscription WHERE uid = ? AND clientID = ? AND kind = ?",
+                                   arguments: [client.uid, client.clientID, kind])
+                }
+                daemon.services.stop(kind, for: client)
+                return [:]
+            }
+        }
+        return operations
+    }()
+}

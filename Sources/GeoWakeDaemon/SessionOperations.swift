@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// hello, register, unregister, ack.
+extension Daemon {
+    static let maximumClientsPerUID = 1000
+
+    nonisolated(unsafe) static let sessionOperations: [String: Operation] = [
+        "hello": { daemon, request in
+            guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
+            let version = try request.integer("protocol")
+            guard version == Int64(protocolVersion) else {
+                throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(protocolVersion), not \(version)", closes: true)
+            }
+            request.connection.saidHello = true
+            return ["protocol": protocolVersion, "uid": request.connection.uid]
+        },
+        "register": { daemon, request in try daemon.register(request) },
+        "unregister": { daemon, request in
+            let client = try request.client()
+            try daemon.storeWrite { db in
+                for table in ["outbox", "region", "subscription", "client"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+                }
+            }
+            daemon.regions.removeAll(of: client)
+            daemon.services.removeAll(of: client)
+            request.connection.client = nil
+            daemon.activation.connectionClosed(client)
+            return [:]
+        },
+        "ack": { daemon, request in
+            let client = try request.client()
+            let seq = try request.integer("seq")
+            return try daemon.storeWrite { db in
+                let last = try Int64.fetchOne(db, sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?",
+                                              arguments: [client.uid, client.clientID]) ?? 0
+                guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
+                try db.execute(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?",
+                               arguments: [client.uid, client.clientID, seq])
+                return ["acked": seq, "pending": try daemon.store.pendingCount(db, client)]
+            }
+        },
+    ]
+
+    private func register(_ request: Request) throws(ProtocolError) -> [String: Any] {
+        guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
+        let clientID = try request.string("client")
+        let allowed = clientID.utf8.allSatisfy { $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == 46 || $0 == 95 || $0 == 45) }
+        guard (1...255).contains(clientID.utf8.count), allowed else {
+            throw ProtocolError("invalidClientID", "client id must be 1-255 bytes of A-Z a-z 0-9 . _ -")
+        }
+        var launchJSON: String?
+        if let launch = request.fields["launch"] {
+            guard let argv = launch as? [String], let first = argv.first, first.hasPrefix("/"), argv.count <= 64,
+                  argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
+                throw ProtocolError("invalidLaunch", "launch must be an array of at most 64 strings, the first an absolute path")
+            }
+            launchJSON = String(decoding: try! JSONSerialization.data(withJSONObject: argv), as: UTF8.self)
+        }
+        var optionsJSON: String?
+        if let options = request.fields["options"] {
+            guard let object = options as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+                  data.count <= 65536 else {
+                throw ProtocolError.badRequest("\"options\" must be an object of at most 64 KiB")
+            }
+            optionsJSON = String(decoding: data, as: UTF8.self)
+        }
+        let key = ClientKey(uid: request.connection.uid, clientID: clientID)
+        guard connection(for: key) == nil else { throw ProtocolError("clientBusy", "another connection is registered as \(clientID)") }
+        let result: [String: Any] = try storeWrite { db in
+            let existing = try Row.fetchOne(db, sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?",
+                                            arguments: [key.uid, key.clientID])
+            if let existing {
+                guard !(existing["disabled"] as Bool) else { throw ProtocolError("clientDisabled", "\(clientID) is disabled") }
+                if let launchJSON {
+                    try db.execute(sql: "UPDATE client SET launch = ? WHERE uid = ? AND clientID = ?", arguments: [launchJSON, key.uid, key.clientID])
+                }
+                if let optionsJSON {
+                    try db.execute(sql: "UPDATE client SET options = ? WHERE uid = ? AND clientID = ?", arguments: [optionsJSON, key.uid, key.clientID])
+                }
+            } else {
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM client WHERE uid = ?", arguments: [key.uid]) ?? 0
+                guard count < Self.maximumClientsPerUID else {
+                    throw ProtocolError("tooManyClients", "uid \(key.uid) has \(Self.maximumClientsPerUID) clients already")
+                }
+                try db.execute(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)",
+                               arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
+            }
+            return ["client": clientID, "created": existing == nil, "pending": try store.pendingCount(db, key),
+                    "lastSeq": existing.map { $0["lastSeq"] as Int64 } ?? 0]
+        }
+        request.connection.client = key
+        request.connection.deliveredThrough = 0
+        activation.connectionOpened(key)
+        return result
+    }
+}

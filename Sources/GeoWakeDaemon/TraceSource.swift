@@ -1,0 +1,45 @@
+import GeoWakeCore
+import Traces
+
+/// A trace replayed at `speed` times real time (0: as fast as the daemon consumes fixes). `position` is the index
+/// of the last processed fix; the daemon stores it with that fix's events, so a restart resumes after it.
+struct TraceSource {
+    let description: String
+    let fixes: [Fix]
+    let speed: Double
+    var position: Int
+    private var startedAt: Double?
+    private var startPosition = 0
+
+    init(path: String, speed: Double, position: Int) throws {
+        var fixes: [Fix] = []
+        _ = try TraceFile.read(path) { fixes.append($0) }
+        self.fixes = fixes.filter { $0.time != nil }
+        self.description = "trace:" + path
+        self.speed = speed
+        self.position = position
+    }
+
+    var ended: Bool { position + 1 >= fixes.count }
+
+    mutating func start(now: Double) {
+        guard startedAt == nil else { return }
+        startedAt = now
+        startPosition = position + 1
+    }
+
+    mutating func pause() { startedAt = nil }
+
+    /// Seconds until the next fix is due (0 when due now), nil when not running or ended.
+    func delay(now: Double) -> Double? {
+        guard let startedAt, !ended else { return nil }
+        guard speed > 0 else { return 0 }
+        let next = fixes[position + 1].time!, first = fixes[startPosition].time!
+        return max(0, startedAt + (next - first) / speed - now)
+    }
+
+    mutating func next() -> Fix {
+        position += 1
+        return fixes[position]
+    }
+}
