@@ -5,6 +5,9 @@ let package = Package(
     name: "geowake",
     products: [
         .executable(name: "geowake", targets: ["geowake"]),
+        // subscriber (#13)
+        .library(name: "GeoWake", targets: ["GeoWake"]),
+        .executable(name: "geowake-example", targets: ["ParcelTracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,10 +24,15 @@ let package = Package(
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "GeoWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // subscriber (#13)
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
+        .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
+        .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
+        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "geowake"]),
