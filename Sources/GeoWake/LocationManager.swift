@@ -10,17 +10,19 @@ public final class LocationManager: Sendable {
     public let launchReason: LaunchReason?
     public let socketPath: String
     private let relaunch: Relaunch
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let stream: AsyncStream<LocationEvent>
     private let sink: AsyncStream<LocationEvent>.Continuation
     /// Server messages that are neither replies nor events, for what the protocol grows (app state, budgets).
     private let otherMessages: @Sendable (JSONValue) -> Void
 
-    private struct State {
+    struct State {
         var connection: DaemonConnection?
         var stopped = false
         /// The highest seq whose loop body returned: anything at or below it is a resend.
         var lastHandled: Int64 = 0
+        /// The event user code holds now: handled once its loop body returns.
+        var inHand: Int64?
         /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
         var reconnecting = true
     }
@@ -42,7 +44,7 @@ public final class LocationManager: Sendable {
     }
 
     /// Backlog first, then live. An event counts as handled, and is acknowledged, when the loop body that
-    /// received it returns: on the following `next()`, or when the loop ends normally.
+    /// received it returns: on the following `next()`, or, when the loop was left with `break`, at `stop()`.
     public var events: Events { Events(manager: self, stream: stream) }
 
     public struct Events: AsyncSequence, Sendable {
@@ -54,16 +56,12 @@ public final class LocationManager: Sendable {
         public struct Iterator: AsyncIteratorProtocol {
             let manager: LocationManager
             var base: AsyncStream<LocationEvent>.AsyncIterator
-            var inHand: Int64?
 
             public mutating func next() async throws -> LocationEvent? {
-                if let seq = inHand {
-                    manager.handled(seq)
-                    inHand = nil
-                }
+                manager.bodyReturned()
                 while let event = await base.next() {
                     if manager.isResend(event.seq) { continue }
-                    inHand = event.seq
+                    manager.state.withLock { $0.inHand = event.seq }
                     return event
                 }
                 return nil
@@ -134,8 +132,10 @@ public final class LocationManager: Sendable {
         }
     }
 
-    /// Ends the session: the connection closes and `events` finishes. Subscriptions stay with the daemon.
+    /// Ends the session: the event in hand is acknowledged, the connection closes and `events` finishes.
+    /// Subscriptions stay with the daemon.
     public func stop() {
+        bodyReturned()
         let connection = state.withLock { s in
             s.stopped = true
             return s.connection
@@ -144,12 +144,14 @@ public final class LocationManager: Sendable {
         sink.finish()
     }
 
-    func handled(_ seq: Int64) {
-        let connection = state.withLock { s in
+    func bodyReturned() {
+        let (seq, connection) = state.withLock { s -> (Int64?, DaemonConnection?) in
+            defer { s.inHand = nil }
+            guard let seq = s.inHand else { return (nil, nil) }
             s.lastHandled = max(s.lastHandled, seq)
-            return s.connection
+            return (seq, s.connection)
         }
-        connection?.post("ack", ["seq": .number(Double(seq))])
+        if let seq { connection?.post("ack", ["seq": .number(Double(seq))]) }
     }
 
     func isResend(_ seq: Int64) -> Bool {
