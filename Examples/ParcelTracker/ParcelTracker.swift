@@ -16,15 +16,15 @@ struct ParcelTracker {
         do {
             let manager = try await LocationManager(clientID: "org.example.parcel-tracker",
                                                     relaunch: .executable(CommandLine.arguments[0]))
-            if let reason = manager.launchReason { print("launched for \(reason)") }
+            if let reason = manager.launchReason { Swift.print("launched for \(reason)") }
             try? await manager.monitor(depot)   // after a relaunch it is monitored already: duplicateRegion, fine
             try await manager.startSignificantChanges()
             for try await event in manager.events {
                 switch event.kind {
-                case .enter(let region): print("#\(event.seq) arrived at \(region.id)", where: event.fix)
-                case .exit(let region): print("#\(event.seq) left \(region.id)", where: event.fix)
-                case .significantChange(let fix): print("#\(event.seq) moved", where: fix)
-                case .status(let status): print("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
+                case .enter(let region): print("#\(event.seq) arrived at \(region.id)", at: event.fix)
+                case .exit(let region): print("#\(event.seq) left \(region.id)", at: event.fix)
+                case .significantChange(let fix): print("#\(event.seq) moved", at: fix)
+                case .status(let status): Swift.print("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
                 case .dwell, .location, .visit: break
                 }
             }
@@ -35,7 +35,7 @@ struct ParcelTracker {
         }
     }
 
-    static func print(_ text: String, where fix: Fix?) {
+    static func print(_ text: String, at fix: Fix?) {
         guard let fix else { return Swift.print(text) }
         Swift.print("\(text) at \(fix.coordinate.latitude), \(fix.coordinate.longitude)")
     }
