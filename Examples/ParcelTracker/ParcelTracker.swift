@@ -21,9 +21,9 @@ struct ParcelTracker {
             try await manager.startSignificantChanges()
             for try await event in manager.events {
                 switch event.kind {
-                case .enter(let region): print("#\(event.seq) arrived at \(region.id)", at: event.fix)
-                case .exit(let region): print("#\(event.seq) left \(region.id)", at: event.fix)
-                case .significantChange(let fix): print("#\(event.seq) moved", at: fix)
+                case .enter(let region): report("#\(event.seq) arrived at \(region.id)", at: event.fix)
+                case .exit(let region): report("#\(event.seq) left \(region.id)", at: event.fix)
+                case .significantChange(let fix): report("#\(event.seq) moved", at: fix)
                 case .status(let status): Swift.print("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
                 case .dwell, .location, .visit: break
                 }
@@ -35,7 +35,7 @@ struct ParcelTracker {
         }
     }
 
-    static func print(_ text: String, at fix: Fix?) {
+    static func report(_ text: String, at fix: Fix?) {
         guard let fix else { return Swift.print(text) }
         Swift.print("\(text) at \(fix.coordinate.latitude), \(fix.coordinate.longitude)")
     }
