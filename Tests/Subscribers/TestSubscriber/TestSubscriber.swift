@@ -30,7 +30,13 @@ struct TestSubscriber {
         guard output >= 0 else { fail("cannot open \(arguments[1])") }
         do {
             let manager = try await LocationManager(clientID: arguments[0])
-            if let regions { try? await manager.monitor(file: regions) }
+            if let regions {
+                // The protocol takes an absolute path; after a restart the regions are monitored already.
+                let path = regions.hasPrefix("/") ? regions : String(cString: getcwd(nil, 0)) + "/" + regions
+                do {
+                    try await manager.monitor(file: path)
+                } catch GeoWakeError.rejected(_, "duplicateRegion", _) {}
+            }
             if standard { try await manager.startUpdatingLocation() }
             if significant { try await manager.startSignificantChanges() }
             var handled = 0
