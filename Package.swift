@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "GPSD", targets: ["GPSD"]),
         .library(name: "JSONLines", targets: ["JSONLines"]),
         .executable(name: "geowaked", targets: ["geowaked"]),
+        // subscriber (#13)
+        .library(name: "GeoWake", targets: ["GeoWake"]),
+        .executable(name: "geowake-example", targets: ["ParcelTracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,7 +43,7 @@ let package = Package(
             name: "geowake",
             dependencies: [
                 "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "Beacons", "Maps",
-                "TerminalProgress",
+                "TerminalProgress", "GeoWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +63,11 @@ let package = Package(
             dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests", dependencies: ["GeoWakeDaemon", "geowaked"]),
+        // subscriber (#13)
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
+        .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
+        .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
+        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),

@@ -8,7 +8,8 @@ struct GeoWakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geowake",
         abstract: "Replay GPS traces through geowake's location services, and work with region files.",
-        subcommands: [FixesCommand.self, LocateCommand.self, RegionsCommand.self, ReplayCommand.self, BeaconsCommand.self, BenchCommand.self]
+        subcommands: [FixesCommand.self, LocateCommand.self, RegionsCommand.self, ReplayCommand.self, BeaconsCommand.self, BenchCommand.self,
+                      StatusCommand.self, ClientsCommand.self, SubscriptionsCommand.self, DisableCommand.self, EnableCommand.self]
     )
 
     /// As ArgumentParser's, but a failure prints one line, as the contract wants for every bad input,

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoWake
+import GeoWakeCore
+
+/// A parcel van's tracker: tells the depot when the van arrives and leaves, and logs large moves.
+/// Run geowaked first (see README's tutorial), then `geowake-example [LAT LON RADIUS]`.
+@main
+struct ParcelTracker {
+    static func main() async {
+        let arguments = CommandLine.arguments.dropFirst().compactMap(Double.init)
+        let depot = arguments.count == 3
+            ? Region.circle(id: "depot", latitude: arguments[0], longitude: arguments[1], radius: arguments[2])
+            : Region.circle(id: "depot", latitude: 52.5163, longitude: 13.3777, radius: 300)
+        do {
+            let manager = try await LocationManager(clientID: "org.example.parcel-tracker",
+                                                    relaunch: .executable(CommandLine.arguments[0]))
+            if let reason = manager.launchReason { Swift.print("launched for \(reason)") }
+            try? await manager.monitor(depot)   // after a relaunch it is monitored already: duplicateRegion, fine
+            try await manager.startSignificantChanges()
+            for try await event in manager.events {
+                switch event.kind {
+                case .enter(let region): report("#\(event.seq) arrived at \(region.id)", at: event.fix)
+                case .exit(let region): report("#\(event.seq) left \(region.id)", at: event.fix)
+                case .significantChange(let fix): report("#\(event.seq) moved", at: fix)
+                case .status(let status): Swift.print("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
+                case .dwell, .location, .visit: break
+                }
+            }
+        } catch {
+            var line = Array("geowake-example: \(error)\n".utf8)
+            _ = write(STDERR_FILENO, &line, line.count)
+            exit(1)
+        }
+    }
+
+    static func report(_ text: String, at fix: Fix?) {
+        guard let fix else { return Swift.print(text) }
+        Swift.print("\(text) at \(fix.coordinate.latitude), \(fix.coordinate.longitude)")
+    }
+}

@@ -1,0 +1,23 @@
+/// What a call into the daemon can fail with, each naming what and where.
+public enum GeoWakeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The socket could not be reached (no daemon, wrong path, permission).
+    case connectionFailed(path: String, reason: String)
+    /// The daemon answered a request with an error: its code and message, as the protocol defines them.
+    case rejected(request: String, code: String, message: String)
+    /// The daemon sent something the library cannot read.
+    case malformedReply(String)
+    /// No answer within the time given (the daemon hung or restarted and did not return).
+    case timedOut(request: String, seconds: Double)
+    /// The manager was stopped.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .connectionFailed(let path, let reason): "cannot connect to geowaked at \(path): \(reason)"
+        case .rejected(let request, let code, let message): "geowaked refused \(request): \(code): \(message)"
+        case .malformedReply(let detail): "unreadable message from geowaked: \(detail)"
+        case .timedOut(let request, let seconds): "no answer from geowaked to \(request) within \(seconds) s"
+        case .closed: "the location manager was stopped"
+        }
+    }
+}

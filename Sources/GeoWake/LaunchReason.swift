@@ -1,0 +1,29 @@
+/// Why the daemon started this process (`GEOWAKE_LAUNCH_REASON`); nil when the user started it.
+public enum LaunchReason: Hashable, Sendable {
+    case location, significantChange, region, visit, beacon
+    /// A reason this library does not know yet, as the daemon wrote it.
+    case other(String)
+
+    init?(environment: [String: String]) {
+        guard let value = environment["GEOWAKE_LAUNCH_REASON"], !value.isEmpty else { return nil }
+        switch value {
+        case "location": self = .location
+        case "significant-change": self = .significantChange
+        case "region": self = .region
+        case "visit": self = .visit
+        case "beacon": self = .beacon
+        default: self = .other(value)
+        }
+    }
+}
+
+/// How the daemon may start this client again when one of its criteria is met and it is not running.
+public enum Relaunch: Hashable, Sendable {
+    case never
+    case executable(String, arguments: [String] = [])
+
+    var launch: JSONValue? {
+        guard case .executable(let path, let arguments) = self else { return nil }
+        return .array(([path] + arguments).map(JSONValue.string))
+    }
+}

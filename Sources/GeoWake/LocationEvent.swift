@@ -1,0 +1,97 @@
+import GeoWakeCore
+
+/// One event from the daemon's outbox, as user code sees it.
+public struct LocationEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case enter(RegionRef)
+        case exit(RegionRef)
+        case dwell(RegionRef)
+        case location(Fix)
+        case significantChange(Fix)
+        case visit(Visit)
+        case status(SourceStatus)
+    }
+
+    /// The client's sequence number: 1, 2, 3, … with no gaps.
+    public var seq: Int64
+    public var kind: Kind
+    /// The fix that decided the event (for a region, the deciding fix; absent for status).
+    public var fix: Fix?
+    /// The event object as the daemon sent it: the same keys as a line of `geowake replay`.
+    public var raw: JSONValue
+}
+
+public struct RegionRef: Hashable, Sendable {
+    public var id: String
+    /// True when neither fix lay in the region but the segment between them crossed it.
+    public var crossed: Bool
+    /// Why an exit happened other than by crossing the boundary, e.g. `regionRemoved`.
+    public var reason: String?
+}
+
+/// Source health as the daemon reports it: `running`, `noFix`, `unavailable`, `poorAccuracy`, `ended`, `eventsDropped`.
+public struct SourceStatus: Hashable, Sendable {
+    public var state: String
+    public var message: String?
+    public var time: Timestamp?
+}
+
+extension LocationEvent {
+    /// Reads `{"type":"event","seq":N,"event":{…}}`; nil for anything else.
+    init?(message: JSONValue) {
+        guard message["type"]?.string == "event", let seq = message["seq"]?.int64,
+              let event = message["event"], let name = event["event"]?.string else { return nil }
+        self.seq = seq
+        raw = event
+        fix = Self.fix(event)
+        let region = event["region"]?.string.map {
+            RegionRef(id: $0, crossed: event["crossed"]?.bool ?? false, reason: event["reason"]?.string)
+        }
+        switch name {
+        case "enter": guard let region else { return nil }; kind = .enter(region)
+        case "exit": guard let region else { return nil }; kind = .exit(region)
+        case "dwell": guard let region else { return nil }; kind = .dwell(region)
+        case "location": guard let fix else { return nil }; kind = .location(fix)
+        case "significant": guard let fix else { return nil }; kind = .significantChange(fix)
+        case "visit":
+            guard let fix, let arrival = event["arrival"]?.string.flatMap(Timestamp.init(iso8601:)) else { return nil }
+            kind = .visit(Visit(arrival: arrival, departure: event["departure"]?.string.flatMap(Timestamp.init(iso8601:)),
+                                center: fix.coordinate, radius: event["radius"]?.double ?? 0))
+        case "status":
+            fix = nil
+            kind = .status(SourceStatus(state: event["state"]?.string ?? "unknown", message: event["message"]?.string,
+                                        time: event["time"]?.string.flatMap(Timestamp.init(iso8601:))))
+        default: return nil
+        }
+    }
+
+    private static func fix(_ event: JSONValue) -> Fix? {
+        guard let lat = event["lat"]?.double, let lon = event["lon"]?.double else { return nil }
+        return Fix(time: event["time"]?.string.flatMap(Timestamp.init(iso8601:)),
+                   coordinate: Coordinate(latitude: lat, longitude: lon),
+                   altitudeMSL: event["altMSL"]?.double, speed: event["speed"]?.double, course: event["course"]?.double,
+                   horizontalAccuracy: event["hAcc"]?.double, mode: event["mode"]?.int == 3 ? .threeD : .twoD,
+                   satellites: event["sats"]?.int)
+    }
+}
+
+extension Timestamp {
+    /// `2014-12-31T03:07:19.000Z`, the protocol's one time format (milliseconds optional).
+    init?(iso8601 text: String) {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var value = 0
+            for c in b[from..<from + count] {
+                guard c >= 48 && c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        guard b.count >= 20, b.last == UInt8(ascii: "Z"), let year = number(0, 4), let month = number(5, 2),
+              let day = number(8, 2), let hour = number(11, 2), let minute = number(14, 2),
+              let second = number(17, 2) else { return nil }
+        let millisecond = b.count >= 24 && b[19] == UInt8(ascii: ".") ? number(20, 3) ?? 0 : 0
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, millisecond: millisecond)
+    }
+}

@@ -1,0 +1,208 @@
+import GeoWakeCore
+import Synchronization
+
+/// A subscriber's handle on geowaked, in the manner of Core Location's `CLMonitor`: subscribe, then iterate
+/// `events`. The connection is kept: when the daemon restarts, the manager reconnects with backoff and
+/// registers again, and the daemon resends what was not acknowledged; the sequence drops what user code
+/// already handled, so each event reaches the loop body once.
+public final class LocationManager: Sendable {
+    public let clientID: String
+    public let launchReason: LaunchReason?
+    public let socketPath: String
+    private let relaunch: Relaunch
+    let state = Mutex(State())
+    private let stream: AsyncStream<LocationEvent>
+    private let sink: AsyncStream<LocationEvent>.Continuation
+    /// Server messages that are neither replies nor events, for what the protocol grows (app state, budgets).
+    private let otherMessages: @Sendable (JSONValue) -> Void
+
+    struct State {
+        var connection: DaemonConnection?
+        var stopped = false
+        /// The highest seq whose loop body returned: anything at or below it is a resend.
+        var lastHandled: Int64 = 0
+        /// The event user code holds now: handled once its loop body returns.
+        var inHand: Int64?
+        /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
+        var reconnecting = true
+    }
+
+    public init(clientID: String, relaunch: Relaunch = .never, socketPath: String? = nil,
+                onOtherMessage: @escaping @Sendable (JSONValue) -> Void = { _ in }) async throws {
+        let environment = SocketPath.currentEnvironment()
+        self.clientID = clientID
+        self.relaunch = relaunch
+        self.socketPath = socketPath ?? SocketPath.resolve(environment: environment)
+        launchReason = LaunchReason(environment: environment)
+        otherMessages = onOtherMessage
+        (stream, sink) = AsyncStream.makeStream(of: LocationEvent.self)
+        let connection = try await connect()
+        state.withLock { s in
+            s.connection = connection
+            s.reconnecting = false
+        }
+    }
+
+    /// Backlog first, then live. An event counts as handled, and is acknowledged, when the loop body that
+    /// received it returns: on the following `next()`, or, when the loop was left with `break`, at `stop()`.
+    public var events: Events { Events(manager: self, stream: stream) }
+
+    public struct Events: AsyncSequence, Sendable {
+        let manager: LocationManager
+        let stream: AsyncStream<LocationEvent>
+
+        public func makeAsyncIterator() -> Iterator { Iterator(manager: manager, base: stream.makeAsyncIterator()) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let manager: LocationManager
+            var base: AsyncStream<LocationEvent>.AsyncIterator
+
+            public mutating func next() async throws -> LocationEvent? {
+                manager.bodyReturned()
+                while let event = await base.next() {
+                    if manager.isResend(event.seq) { continue }
+                    manager.state.withLock { $0.inHand = event.seq }
+                    return event
+                }
+                return nil
+            }
+        }
+    }
+
+    public func monitor(_ regions: [Region]) async throws {
+        _ = try await request("monitor", ["features": .array(regions.map(\.feature))])
+    }
+
+    public func monitor(_ region: Region) async throws { try await monitor([region]) }
+
+    /// Regions from a GeoJSON file the daemon reads as this process's user.
+    public func monitor(file path: String) async throws {
+        _ = try await request("monitor", ["file": .string(path)])
+    }
+
+    public func stopMonitoring(_ regionIDs: [String]) async throws {
+        _ = try await request("stopMonitoring", ["regions": .array(regionIDs.map(JSONValue.string))])
+    }
+
+    public enum RegionState: String, Sendable { case inside, outside, unknown }
+
+    public func state(of regionID: String) async throws -> RegionState {
+        let result = try await request("regionState", ["region": .string(regionID)])
+        guard let state = result["state"]?.string.flatMap(RegionState.init(rawValue:)) else {
+            throw GeoWakeError.malformedReply("regionState without a known state")
+        }
+        return state
+    }
+
+    public func startUpdatingLocation(distanceFilter: Double = 0, desiredAccuracy: Double? = nil) async throws {
+        var fields: [String: JSONValue] = ["distanceFilter": .number(distanceFilter)]
+        if let desiredAccuracy { fields["desiredAccuracy"] = .number(desiredAccuracy) }
+        _ = try await request("startStandard", fields)
+    }
+
+    public func stopUpdatingLocation() async throws { _ = try await request("stopStandard") }
+
+    public func startSignificantChanges(distance: Double = 500, interval: Double = 300) async throws {
+        _ = try await request("startSignificant", ["distance": .number(distance), "interval": .number(interval)])
+    }
+
+    public func stopSignificantChanges() async throws { _ = try await request("stopSignificant") }
+
+    public func startVisits(radius: Double = 100, minimumDuration: Double = 300) async throws {
+        _ = try await request("startVisits", ["radius": .number(radius), "minimumDuration": .number(minimumDuration)])
+    }
+
+    public func stopVisits() async throws { _ = try await request("stopVisits") }
+
+    /// Any request of the protocol, on the current connection (waiting for a reconnect if the daemon is away).
+    public func request(_ op: String, _ fields: [String: JSONValue] = [:], timeout: Double = 10) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while true {
+            let (connection, stopped) = state.withLock { ($0.connection, $0.stopped) }
+            if stopped { throw GeoWakeError.closed }
+            if let connection, !connection.isClosed {
+                do {
+                    return try await connection.request(op, fields, timeout: timeout)
+                } catch GeoWakeError.connectionFailed where ContinuousClock.now < deadline {
+                    // The daemon went away mid-request; the reconnect loop brings a new connection.
+                }
+            }
+            guard ContinuousClock.now < deadline else { throw GeoWakeError.timedOut(request: op, seconds: timeout) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Ends the session: the event in hand is acknowledged, the connection closes and `events` finishes.
+    /// Subscriptions stay with the daemon.
+    public func stop() {
+        bodyReturned()
+        let connection = state.withLock { s in
+            s.stopped = true
+            return s.connection
+        }
+        connection?.close()
+        sink.finish()
+    }
+
+    func bodyReturned() {
+        let (seq, connection) = state.withLock { s -> (Int64?, DaemonConnection?) in
+            defer { s.inHand = nil }
+            guard let seq = s.inHand else { return (nil, nil) }
+            s.lastHandled = max(s.lastHandled, seq)
+            return (seq, s.connection)
+        }
+        if let seq { connection?.post("ack", ["seq": .number(Double(seq))]) }
+    }
+
+    func isResend(_ seq: Int64) -> Bool {
+        let (resend, last, connection) = state.withLock { ($0.lastHandled >= seq, $0.lastHandled, $0.connection) }
+        // The daemon resent it because our ack was lost with the old connection: acknowledge again.
+        if resend { connection?.post("ack", ["seq": .number(Double(last))]) }
+        return resend
+    }
+
+    private func connect() async throws -> DaemonConnection {
+        let connection = try await DaemonConnection(
+            path: socketPath,
+            onMessage: { [sink, otherMessages] message in
+                if let event = LocationEvent(message: message) { sink.yield(event) } else { otherMessages(message) }
+            },
+            onClose: { [weak self] in self?.connectionClosed() })
+        var fields: [String: JSONValue] = ["client": .string(clientID)]
+        if let launch = relaunch.launch { fields["launch"] = launch }
+        do {
+            _ = try await connection.request("register", fields)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private func connectionClosed() {
+        let start = state.withLock { s in
+            s.connection = nil
+            defer { s.reconnecting = true }
+            return !s.stopped && !s.reconnecting
+        }
+        if start { Task { await reconnect() } }
+    }
+
+    /// 50 ms, doubling to 2 s: quick after a daemon restart, gentle while it stays away.
+    private func reconnect() async {
+        var delay = 0.05
+        while !state.withLock({ $0.stopped }) {
+            if let connection = try? await connect() {
+                let stopped = state.withLock { s in
+                    if !s.stopped { s.connection = connection }
+                    s.reconnecting = false
+                    return s.stopped
+                }
+                if stopped { connection.close() }
+                return
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 2)
+        }
+    }
+}

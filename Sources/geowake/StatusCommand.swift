@@ -1,0 +1,77 @@
+import ArgumentParser
+import GeoWake
+
+/// `geowake status`: the source and its health, then each of the caller's clients, one JSON line each.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show geowaked's source, its health and last fix, and each of your clients (connection, subscriptions, pending events)."
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+
+    func run() throws {
+        let result = try daemon.call("status")
+        var source = result["source"]?.object ?? [:]
+        source["type"] = "source"
+        let clients = (result["clients"]?.array ?? []).map { client -> JSONValue in
+            var fields = client.object ?? [:]
+            fields["type"] = "client"
+            return .object(fields)
+        }
+        printLines([.object(source)] + clients)
+    }
+}
+
+/// `geowake clients`: the caller's clients, one JSON line each.
+struct ClientsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clients", abstract: "List your geowaked clients.")
+
+    @OptionGroup var daemon: DaemonOptions
+
+    func run() throws {
+        printLines(try daemon.call("clients")["clients"]?.array ?? [])
+    }
+}
+
+/// `geowake subscriptions CLIENT`: each subscription, then each monitored region with its state.
+struct SubscriptionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscriptions", abstract: "List one client's subscriptions and its regions' states."
+    )
+
+    @Argument(help: "The client id, e.g. org.example.tracker.") var client: String
+    @OptionGroup var daemon: DaemonOptions
+
+    func run() throws {
+        let result = try daemon.call("subscriptions", ["client": .string(client)])
+        let subscriptions = result["subscriptions"]?.array ?? []
+        let regions = (result["regions"]?.array ?? []).map { region -> JSONValue in
+            var fields = region.object ?? [:]
+            fields["kind"] = "region"
+            return .object(fields)
+        }
+        printLines(subscriptions + regions)
+    }
+}
+
+/// `geowake disable CLIENT` / `geowake enable CLIENT`.
+struct DisableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disable", abstract: "Stop a client's services and relaunches; its stored state is kept."
+    )
+
+    @Argument(help: "The client id.") var client: String
+    @OptionGroup var daemon: DaemonOptions
+
+    func run() throws { _ = try daemon.call("disable", ["client": .string(client)]) }
+}
+
+struct EnableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Undo `geowake disable`.")
+
+    @Argument(help: "The client id.") var client: String
+    @OptionGroup var daemon: DaemonOptions
+
+    func run() throws { _ = try daemon.call("enable", ["client": .string(client)]) }
+}

@@ -1,0 +1,45 @@
+@testable import GeoWake
+import GeoWakeCore
+import Testing
+
+@Suite struct WireFormatTests {
+    @Test func anExitForARemovedRegionCarriesItsReasonAndFix() throws {
+        let line = #"{"type":"event","seq":2,"event":{"event":"exit","region":"home","time":"2014-12-31T03:09:02.250Z","lat":48.1,"lon":11.5,"reason":"regionRemoved"}}"#
+        let event = try #require(LocationEvent(message: JSONValue(line: Array(line.utf8))))
+        #expect(event.seq == 2)
+        #expect(event.kind == .exit(RegionRef(id: "home", crossed: false, reason: "regionRemoved")))
+        #expect(event.fix?.coordinate == Coordinate(latitude: 48.1, longitude: 11.5))
+        #expect(event.fix?.time == Timestamp(year: 2014, month: 12, day: 31, hour: 3, minute: 9, second: 2, millisecond: 250))
+    }
+
+    @Test func aSignificantChangeIsReadAsOneWithItsAccuracy() throws {
+        let line = #"{"type":"event","seq":7,"event":{"event":"significant","time":"2014-12-31T03:09:02.000Z","lat":1,"lon":2,"hAcc":4.5,"mode":3}}"#
+        let event = try #require(LocationEvent(message: JSONValue(line: Array(line.utf8))))
+        guard case .significantChange(let fix) = event.kind else { Issue.record("kind \(event.kind)"); return }
+        #expect(fix.horizontalAccuracy == 4.5)
+        #expect(fix.mode == .threeD)
+    }
+
+    @Test func booleansStayBooleansAndNumbersNumbers() throws {
+        let value = try JSONValue(line: Array(#"{"a":true,"b":1,"c":0}"#.utf8))
+        #expect(value["a"] == .bool(true))
+        #expect(value["b"] == .number(1))
+        #expect(value["c"] == .number(0))
+    }
+
+    @Test func aCircleIsSentAsAPointFeatureWithItsRadius() {
+        let feature = Region.circle(id: "depot", latitude: 52.5, longitude: 13.4, radius: 150).feature
+        #expect(feature["id"] == "depot")
+        #expect(feature["geometry"]?["coordinates"] == [13.4, 52.5])
+        #expect(feature["properties"]?["radius"] == 150)
+    }
+
+    @Test func theLaunchReasonIsReadFromTheEnvironmentAndAbsentWhenStartedByHand() {
+        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": "significant-change"]) == .significantChange)
+        #expect(LaunchReason(environment: [:]) == nil)
+    }
+
+    @Test func theSocketOverrideWins() {
+        #expect(SocketPath.resolve(environment: ["GEOWAKE_SOCKET": "/tmp/x.sock", "XDG_RUNTIME_DIR": "/run/user/0"]) == "/tmp/x.sock")
+    }
+}
