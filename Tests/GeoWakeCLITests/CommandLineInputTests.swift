@@ -16,7 +16,7 @@ import Testing
     @Test func locatePrintsASummaryOnStandardError() throws {
         let run = try Self.run(["locate", "--regions", "regions/", "traces/berlin-drive.nmea"])
         #expect(run.status == 0)
-        #expect(run.errorLines == ["geowake locate: 1007 regions, 1200 fixes, 908 in at least one region; "
+        #expect(run.errorLines == ["geowake locate: 1012 regions, 1200 fixes, 908 in at least one region; "
             + "trace: 2640 sentences read, 0 dropped for checksum, 0 dropped as malformed, 1200 fixes"])
     }
 
