@@ -11,14 +11,17 @@ let package = Package(
         .library(name: "LocationServices", targets: ["LocationServices"]),
         .library(name: "GPSD", targets: ["GPSD"]),
         .library(name: "JSONLines", targets: ["JSONLines"]),
-        .executable(name: "geowaked", targets: ["geowaked"]),
-        // subscriber (#13)
+        .library(name: "Beacons", targets: ["Beacons"]),
+        .library(name: "Maps", targets: ["Maps"]),
+        .library(name: "ProcessLifecycle", targets: ["ProcessLifecycle"]),
+        .library(name: "GeoWakeDaemon", targets: ["GeoWakeDaemon"]),
         .library(name: "GeoWake", targets: ["GeoWake"]),
+        .executable(name: "geowaked", targets: ["geowaked"]),
         .executable(name: "geowake-example", targets: ["ParcelTracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // daemon (#13)
+        // The daemon's store and logs.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -49,11 +52,11 @@ let package = Package(
         ),
         // What several test targets need: package root, temporary directories, seeded random numbers.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // daemon (#13)
+        // The daemon: store, socket server, dispatcher; the executable only parses its options.
         .target(
             name: "GeoWakeDaemon",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -63,7 +66,7 @@ let package = Package(
             dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests", dependencies: ["GeoWakeDaemon", "geowaked"]),
-        // subscriber (#13)
+        // The subscriber library, its example and the subscriber the integration tests run.
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),

@@ -1,5 +1,6 @@
 import Foundation
 import GeoWakeCore
+import JSONLines
 import GRDB
 import LocationServices
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoWakeCore
+import JSONLines
 import GRDB
 
 /// Sources → services → outbox: one fix's events, its region states and the source position in one transaction.
