@@ -12,11 +12,11 @@ struct ParcelTracker {
         let arguments = CommandLine.arguments.dropFirst().compactMap(Double.init)
         let depot = arguments.count == 3
             ? Region.circle(id: "depot", latitude: arguments[0], longitude: arguments[1], radius: arguments[2])
-            : Region.circle(id: "depot", latitude: 52.5163, longitude: 13.3777, radius: 300)
+            : Region.circle(id: "depot", latitude: 52.5258, longitude: 13.3745, radius: 300)
         do {
             let manager = try await LocationManager(clientID: "org.example.parcel-tracker",
                                                     relaunch: .executable(CommandLine.arguments[0]))
-            if let reason = manager.launchReason { Swift.print("launched for \(reason)") }
+            if let reason = manager.launchReason { say("launched for \(reason)") }
             try? await manager.monitor(depot)   // after a relaunch it is monitored already: duplicateRegion, fine
             try await manager.startSignificantChanges()
             for try await event in manager.events {
@@ -24,7 +24,7 @@ struct ParcelTracker {
                 case .enter(let region): report("#\(event.seq) arrived at \(region.id)", at: event.fix)
                 case .exit(let region): report("#\(event.seq) left \(region.id)", at: event.fix)
                 case .significantChange(let fix): report("#\(event.seq) moved", at: fix)
-                case .status(let status): Swift.print("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
+                case .status(let status): say("#\(event.seq) receiver \(status.state) \(status.message ?? "")")
                 case .dwell, .location, .visit: break
                 }
             }
@@ -35,8 +35,14 @@ struct ParcelTracker {
         }
     }
 
+    /// Each line goes out at once, also into a file or a pipe (stdout's buffer would hold it until exit).
+    static func say(_ text: String) {
+        var line = Array((text + "\n").utf8)
+        _ = write(STDOUT_FILENO, &line, line.count)
+    }
+
     static func report(_ text: String, at fix: Fix?) {
-        guard let fix else { return Swift.print(text) }
-        Swift.print("\(text) at \(fix.coordinate.latitude), \(fix.coordinate.longitude)")
+        guard let fix else { return say(text) }
+        say("\(text) at \(fix.coordinate.latitude), \(fix.coordinate.longitude)")
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why the daemon started this process (`GEOWAKE_LAUNCH_REASON`); nil when the user started it.
 public enum LaunchReason: Hashable, Sendable {
     case location, significantChange, region, visit, beacon
@@ -22,8 +26,16 @@ public enum Relaunch: Hashable, Sendable {
     case never
     case executable(String, arguments: [String] = [])
 
+    /// The daemon takes only an absolute path (it launches from `/`), so a relative one such as
+    /// `CommandLine.arguments[0]` of a program started as `.build/debug/x` is resolved here first.
     var launch: JSONValue? {
         guard case .executable(let path, let arguments) = self else { return nil }
-        return .array(([path] + arguments).map(JSONValue.string))
+        return .array(([Self.absolute(path)] + arguments).map(JSONValue.string))
+    }
+
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -39,6 +39,16 @@ import Testing
         #expect(LaunchReason(environment: [:]) == nil)
     }
 
+    @Test func aRelativeRelaunchPathIsSentAbsoluteAsTheDaemonRequires() {
+        let relative = Relaunch.executable("Package.swift").launch
+        guard case .array(let argv)? = relative, case .string(let path)? = argv.first else {
+            Issue.record("no launch array: \(String(describing: relative))")
+            return
+        }
+        #expect(path.hasPrefix("/") && path.hasSuffix("/Package.swift"))
+        #expect(Relaunch.executable("/usr/bin/env").launch == .array([.string("/usr/bin/env")]))
+    }
+
     @Test func theSocketOverrideWins() {
         #expect(SocketPath.resolve(environment: ["GEOWAKE_SOCKET": "/tmp/x.sock", "XDG_RUNTIME_DIR": "/run/user/0"]) == "/tmp/x.sock")
     }
