@@ -79,8 +79,8 @@ let package = Package(
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
-        .testTarget(name: "BeaconsTests", dependencies: ["Beacons", "Traces", "JSONLines"]),
-        .testTarget(name: "MapsTests", dependencies: ["Maps", "TerminalProgress", "geowake"]),
+        .testTarget(name: "BeaconsTests", dependencies: ["TestSupport", "Beacons", "Traces", "JSONLines"]),
+        .testTarget(name: "MapsTests", dependencies: ["TestSupport", "Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Beacons
 
 @Suite struct AdvertisingDataTests {
@@ -93,7 +94,7 @@ import Testing
 
     @Test("100,000 seeded mutations of real frames decode without a crash, and nothing decodes out of bounds")
     func fuzz() {
-        var rng = SplitMix64(state: 15)
+        var rng = SeededGenerator(seed: 15)
         let seeds = [F.flags + F.iBeacon(), F.name + F.altBeacon(), F.flags + F.altBeacon() + F.iBeacon(), F.foreign]
         var found: [Beacon] = []
         var total = AdvertisingData.Outcome()

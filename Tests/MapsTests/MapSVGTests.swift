@@ -2,6 +2,7 @@ import Foundation
 import GeoWakeCore
 import Maps
 import Testing
+import TestSupport
 
 /// The SVG itself: what is drawn, where, and how the track is thinned.
 @Suite struct MapSVGTests {
@@ -118,7 +119,7 @@ import Testing
     @Test("The drawn track keeps its shape: no fix lies more than a pixel from it, with far fewer vertices")
     func thinningKeepsShape() {
         var fixes: [Fix] = []
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var c = Self.origin, bearing = 0.0
         for i in 0..<8_000 {
             bearing += Double(generator.next() % 21) - 10
@@ -149,15 +150,3 @@ import Testing
     }
 }
 
-/// A small seeded generator, so the random track is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
