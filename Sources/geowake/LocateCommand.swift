@@ -39,6 +39,7 @@ struct LocateCommand: ParsableCommand {
                 handles.removeAll(keepingCapacity: true)
                 index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                 index.store.sortByID(&handles)
+                // Checked here too, so that the ids are not made into Strings for every fix when no map is drawn.
                 if drawn.recording.isOn { drawn.record(fix, handles.map { index.attributes(of: $0).id }) }
                 output.writer.beginObject()
                 if let time = fix.time { output.writer.field("time", time) }

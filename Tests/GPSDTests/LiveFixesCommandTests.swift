@@ -6,13 +6,7 @@ import TestSupport
 
 /// `geowake fixes` on live sources, run as the built executable.
 @Suite struct LiveFixesCommandTests {
-    /// The `geowake` built beside this test bundle.
-    static let geowake: String = {
-        var parts = CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false)
-        while let last = parts.last, !last.hasSuffix(".xctest") { parts.removeLast() }
-        parts.removeLast()
-        return (parts + ["geowake"]).joined(separator: "/")
-    }()
+    static let geowake = builtExecutable("geowake")
 
     static func lines(_ path: String) -> [String] {
         ((try? readFile(path)) ?? []).split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }

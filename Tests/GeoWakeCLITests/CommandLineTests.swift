@@ -5,11 +5,7 @@ import TestSupport
 /// The built `geowake`, run as a user runs it, on the project's bundled data.
 @Suite struct CommandLineTests {
     static let root = packageRoot
-    static let geowake: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0])
-        while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("geowake").path
-    }()
+    static let geowake = builtExecutable("geowake")
 
     struct Run {
         var status: Int32

@@ -1,15 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A real `geowaked` process on a temporary socket and store.
 final class DaemonProcess {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let binary: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0])
-        while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("geowaked").path
-    }()
+    static let root = packageRoot
+    static let binary = builtExecutable("geowaked")
 
     let directory: String
     var socket: String { directory + "/geowaked.sock" }

@@ -1,14 +1,10 @@
 import Foundation
+import TestSupport
 
 /// The built `geowake` and the repository root, as the maps tests run them.
 enum CommandRunner {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let geowake: String = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0])
-        while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("geowake").path
-    }()
+    static let root = packageRoot
+    static let geowake = builtExecutable("geowake")
 
     /// Runs `executable` in the repository root; returns its exit status, standard output and standard error.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
