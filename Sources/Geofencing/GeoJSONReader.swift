@@ -7,6 +7,8 @@ struct GeoJSONReader {
     let idProperty: [UInt8]?
     /// When set, a feature without an id gets this prefix and its index as its id.
     let numbering: String?
+    /// Features between two calls of `readFeatures`' progress.
+    static let progressInterval = 1024
 
     init(bytes: UnsafeRawBufferPointer, file: String, idProperty: String? = nil, numbering: String? = nil) {
         scanner = JSONScanner(bytes)
@@ -15,8 +17,10 @@ struct GeoJSONReader {
         self.numbering = numbering
     }
 
-    /// Calls `body` with each feature's index and draft; `body` throws `InvalidRegion` to reject it.
-    mutating func readFeatures(_ body: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
+    /// Calls `body` with each feature's index and draft; `body` throws `InvalidRegion` to reject it. `progress`
+    /// is told the bytes read so far every `progressInterval` features.
+    mutating func readFeatures(progress: (_ bytesRead: Int) -> Void = { _ in },
+                               _ body: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
         var draft = FeatureDraft()
         var index = 0
         let file = self.file
@@ -34,6 +38,7 @@ struct GeoJSONReader {
                     throw RegionLoadError(file: file, feature: index, reason: error.reason)
                 }
                 index += 1
+                if index % Self.progressInterval == 0 { progress($0.scanner.position) }
             }
         } catch let error as RegionLoadError {
             throw error

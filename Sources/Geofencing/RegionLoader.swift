@@ -7,24 +7,28 @@ import FileBytes
 /// directory of them (`*.geojson`, `*.json`, either gzip-compressed as `.gz`, in name order), ids
 /// unique across all. "-" is standard input. Any error fails the whole load.
 public enum RegionLoader {
-    /// `skipped` is told of each entry of a directory that is not read, and why.
+    /// `skipped` is told of each entry of a directory that is not read, and why; `progress` of the bytes read so
+    /// far and the bytes known so far (a directory's total grows file by file; gzip counts inflated bytes).
     public static func load(_ path: String, options: RegionLoadOptions = RegionLoadOptions(),
-                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in }) throws(RegionLoadError) -> RegionStore {
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in },
+                            progress: (_ bytesRead: Int, _ bytesKnown: Int) -> Void = { _, _ in }) throws(RegionLoadError) -> RegionStore {
         var store = RegionStore()
-        try load(path, into: &store, options: options, skipped: skipped)
+        try load(path, into: &store, options: options, skipped: skipped, progress: progress)
         store.shrinkToFit()
         return store
     }
 
     /// Adds the regions of `path` to `store`; on error `store` is left as it was.
     public static func load(_ path: String, into store: inout RegionStore, options: RegionLoadOptions = RegionLoadOptions(),
-                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in }) throws(RegionLoadError) {
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in },
+                            progress: (_ bytesRead: Int, _ bytesKnown: Int) -> Void = { _, _ in }) throws(RegionLoadError) {
         var info = stat()
         guard path == "-" || stat(path, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
         let isDirectory = path != "-" && (info.st_mode & S_IFMT) == S_IFDIR
         let files = isDirectory ? try regionFiles(in: path, skipped: skipped) : [path]
         var loaded = store
         var firstSlots: [(file: String, slot: UInt32)] = []
+        var bytesBefore = 0
         for file in files {
             firstSlots.append((displayName(file), UInt32(loaded.slotCount)))
             let ingest = FeatureIngest(into: loaded, file: displayName(file), firstSlots: firstSlots)
@@ -35,7 +39,9 @@ public enum RegionLoader {
                     if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: file, reason: diagnosis) }
                     let numbering = options.numberFeatures ? (isDirectory ? baseName(file) + "#" : "") : nil
                     var reader = GeoJSONReader(bytes: bytes, file: displayName(file), idProperty: options.idProperty, numbering: numbering)
-                    try reader.readFeatures { number, draft in
+                    let known = bytesBefore + bytes.count
+                    defer { bytesBefore = known }
+                    try reader.readFeatures(progress: { progress(bytesBefore + $0, known) }) { number, draft in
                         guard ingest.put(number, &draft) else { throw IngestStopped() }
                     }
                 }

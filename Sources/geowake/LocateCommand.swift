@@ -25,7 +25,7 @@ struct LocateCommand: ParsableCommand {
     @OptionGroup var progress: ProgressOptions
 
     func run() throws {
-        let store = try regionFile.load(regions, command: "locate")
+        let store = try regionFile.load(regions, command: "locate", quiet: progress.quiet)
         let index = RegionIndex(store)
         var output = StandardOutput()
         var handles: [RegionHandle] = []

@@ -21,9 +21,10 @@ struct RegionsCheckCommand: ParsableCommand {
     var path: String
 
     @OptionGroup var regionFile: RegionFileOptions
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
-        let store = try regionFile.load(path, command: "regions check")
+        let store = try regionFile.load(path, command: "regions check", quiet: progress.quiet)
         let s = RegionSummary(store)
         var out = StandardOutput()
         out.writer.beginObject()

@@ -11,15 +11,16 @@ struct RegionsShowCommand: ParsableCommand {
     @Argument(help: "A GeoJSON FeatureCollection, or a directory of *.geojson / *.json files.")
     var path: String
 
+    @OptionGroup var regionFile: RegionFileOptions
     @OptionGroup var mapFile: MapFileOptions
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
         guard mapFile.map != nil else { throw ValidationError("regions show needs --map FILE.svg or FILE.html") }
     }
 
     func run() throws {
-        let store: RegionStore
-        do { store = try RegionLoader.load(path) } catch { throw CommandError(error.description) }
+        let store = try regionFile.load(path, command: "regions show", quiet: progress.quiet)
         try mapFile.write(store: store, index: nil, fixes: [], events: [])
     }
 }

@@ -93,7 +93,7 @@ struct ReplayCommand: ParsableCommand {
             guard let regions else { throw CommandError("region monitoring needs --regions PATH") }
             let loadStart = monotonicSeconds()
             let store: RegionStore
-            store = try regionFile.load(regions, command: "replay")
+            store = try regionFile.load(regions, command: "replay", quiet: progress.quiet)
             let index = RegionIndex(store)
             drawn.index = index
             var monitor = RegionMonitor(regions: index, configuration: configuration)

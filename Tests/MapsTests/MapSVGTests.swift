@@ -79,6 +79,29 @@ import TestSupport
         }
     }
 
+    @Test("Past 400 events, markers of one kind in one 4-pixel cell merge: counts add up and every event keeps its hover label")
+    func manyEventsMergeByCell() {
+        let fixes = Self.track(count: 600)
+        // Enter and exit near-circle at every fix: 1,200 events on fixes 12 m (about 2 px here) apart.
+        let events = fixes.flatMap { [RegionEvent(kind: .enter, regionID: "near-circle", fix: $0),
+                                      RegionEvent(kind: .exit, regionID: "near-circle", fix: $0)] }
+        let svg = Self.svg(fixes, events)
+        let kinds = Self.attributeValues("data-kind", in: svg, of: "g")
+        #expect(kinds.count < events.count / 2, "\(kinds.count) markers")
+        #expect(Set(kinds) == ["enter", "exit"])
+        let counts = svg.components(separatedBy: "<g class=\"event").dropFirst().map { tag in
+            Self.attributeValues("data-count", in: "<g " + tag, of: "g").first.flatMap { Int($0) } ?? 1
+        }
+        #expect(counts.reduce(0, +) == events.count)
+        for event in events {
+            let c = event.fix.time!.civil
+            let clock = String(format: "%02d:%02d:%02d", c.hour, c.minute, c.second)
+            let label = "\(event.kind.name) near-circle \(clock)"
+            #expect(svg.contains("\n\(label)") || svg.contains("<title>\(label)</title>"), "\(event)")
+        }
+        #expect(!svg.contains("<text fill=\"#"), "no drawn labels past the limit")
+    }
+
     @Test("Known points land where the projection puts them: the centre in the middle, 1 km north and east at 1 km of pixels")
     func knownPointsProjectCorrectly() {
         let projection = MapProjection(center: Self.origin, metresPerPixel: 2, width: 1000, height: 800)

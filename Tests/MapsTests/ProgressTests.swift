@@ -42,6 +42,33 @@ import Testing
         #expect(lines.count == 1 && lines[0].hasPrefix("geowake replay: ") && !piped.error.contains("\u{1B}"), "\(piped.error)")
     }
 
+    /// Sixty thousand circles: long enough to load that the bar's first draw is due.
+    static func largeRegions(in dir: String) throws -> String {
+        var text = "{\"type\":\"FeatureCollection\",\"features\":["
+        for i in 0..<60_000 {
+            if i > 0 { text += "," }
+            let lat = 52.4 + Double(i % 300) * 0.001, lon = 13.3 + Double(i / 300) * 0.001
+            text += "{\"type\":\"Feature\",\"id\":\"c\(i)\",\"properties\":{\"radius\":50},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]}}"
+        }
+        text += "]}"
+        let path = dir + "/large.geojson"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("Loading a large regions file under a pseudo-terminal draws a bar in megabytes, erased before the output; through a pipe it is silent")
+    func loadingBar() throws {
+        let dir = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let regions = try Self.largeRegions(in: dir)
+        let screen = try Self.underTerminal(["regions", "check", regions])
+        #expect(screen.contains("loading regions ["), "\(screen.prefix(300))")
+        #expect(screen.contains(" MB  ") && screen.contains(" MB/s"), "\(screen.prefix(300))")
+        let piped = try CommandRunner.run(CommandRunner.geowake, ["regions", "check", regions])
+        #expect(piped.error.isEmpty, "\(piped.error)")
+        #expect(piped.output.contains("\"regions\":60000"), "\(piped.output.prefix(200))")
+    }
+
     @Test("The bar's line shows done and total, rate and time left")
     func barText() {
         let line = Progress.line(label: "replaying", unit: .items("fixes"), done: 250, total: 1000, elapsed: 1)
