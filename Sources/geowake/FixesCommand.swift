@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import JSONLines
+import TerminalProgress
 import Traces
 
 /// `geowake fixes TRACE`: the fixes of a trace as JSON lines, the reading summary on standard error.
@@ -21,14 +22,18 @@ struct FixesCommand: ParsableCommand {
     @Option(help: "Baud rate of a serial NMEA device (default 4800).")
     var baud: Int?
 
+    @OptionGroup var progress: ProgressOptions
+
     func run() throws {
         if let live = try LiveFixes.source(trace, baudRate: baud) {
             return try LiveFixes.run(live)
         }
         var output = StandardOutput()
         let statistics: TraceStatistics
+        var bar = Progress(label: "reading", unit: .bytes, total: nil, quiet: progress.quiet)
         do {
-            statistics = try TraceFile.read(trace) { fix in
+            defer { bar.finish() }
+            statistics = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
                 output.writer.fixLine(fix)
                 try output.lineDone()
             }

@@ -29,6 +29,15 @@ import Testing
         #expect(screen.contains("\r\u{1B}[Kgeowake replay: "), "the bar is erased before the summary")
     }
 
+    @Test("geowake fixes of a long trace draws its bar under a terminal too, erased before the summary")
+    func fixesBarUnderTerminal() throws {
+        let dir = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let screen = try Self.underTerminal(["fixes", try Self.longTrace(in: dir)])
+        #expect(screen.contains("reading ["), "\(screen.prefix(300))")
+        #expect(screen.contains("\r\u{1B}[Kgeowake fixes: "), "the bar is erased before the summary")
+    }
+
     @Test("--quiet under a terminal and a pipe without it both leave standard error to the summary line alone")
     func silentThroughPipeAndQuiet() throws {
         let dir = try CommandRunner.temporaryDirectory()
