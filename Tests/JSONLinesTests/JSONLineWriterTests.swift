@@ -36,4 +36,21 @@ import Testing
         w.appendTimestamp(Timestamp(millisecondsSince1970: -1))
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\"1969-12-31T23:59:59.999Z\"")
     }
+
+    @Test("A string from a byte buffer with nothing to escape is copied whole; one with a quote is still escaped")
+    func bufferStringsCopyOrEscape() {
+        var w = JSONLineWriter()
+        let plain: [UInt8] = Array("r000123 é".utf8), quoted: [UInt8] = Array("a\"b".utf8)
+        plain.withUnsafeBufferPointer { w.appendString(utf8: $0) }
+        quoted.withUnsafeBufferPointer { w.appendString(utf8: $0) }
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #""r000123 é""a\"b""#)
+    }
+
+    @Test("Years from 0 to 9999 print four digits; a later one keeps all its digits")
+    func yearsKeepTheirDigits() {
+        var w = JSONLineWriter()
+        w.appendTimestamp(Timestamp(year: 9, month: 1, day: 2, hour: 3, minute: 4, second: 5)!)
+        w.appendTimestamp(Timestamp(millisecondsSince1970: 253_402_300_800_000 + 61_001))
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"0009-01-02T03:04:05.000Z\"\"10000-01-01T00:01:01.001Z\"")
+    }
 }
