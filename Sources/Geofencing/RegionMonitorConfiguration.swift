@@ -1,3 +1,5 @@
+import RegionIndex
+
 /// How cautiously the region monitor turns noisy fixes into `enter` and `exit`.
 ///
 /// The defaults keep the monitor close to pure geometry while refusing to guess: accuracy gating alone

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
-import Geofencing
+import RegionIndex
 import Traces
 import TerminalProgress
 

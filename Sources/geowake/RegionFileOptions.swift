@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import ArgumentParser
-import Geofencing
+import RegionIndex
+import Regions
 
 /// The options every command that reads regions takes besides the path: ids for files written without
 /// them. Loading reports each file a directory holds but that is not read on standard error.

@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import ArgumentParser
+import GeoWakeCore
 import Geofencing
+import RegionIndex
 import JSONLines
 import LocationServices
 import Traces

@@ -1,5 +1,7 @@
 import Testing
 import Geofencing
+import RegionIndex
+import Regions
 
 @Suite struct RegionMonitorGatingTests {
     let circle = ReferenceRegions([Berlin.circle("a")])

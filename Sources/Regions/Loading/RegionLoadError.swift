@@ -1,14 +1,3 @@
-/// Why a region is not acceptable, in words a user can act on ("ring 0 of polygon 1 is not closed").
-public struct InvalidRegion: Error, CustomStringConvertible, Sendable {
-    public var reason: String
-
-    public init(_ reason: String) {
-        self.reason = reason
-    }
-
-    public var description: String { reason }
-}
-
 /// A regions file or directory that could not be loaded: names the file, the feature (0-based index in
 /// its `features` array, when the problem is in one) and the reason. Nothing of a failed load is kept.
 public struct RegionLoadError: Error, CustomStringConvertible, Sendable {

@@ -1,3 +1,5 @@
+import RegionIndex
+
 /// Checks a draft against the contract before it joins a store. Cheap checks run first and name the
 /// exact ring and position; GEOS decides polygon validity (self-intersection, holes outside shells,
 /// overlapping parts), except for single simple rings, which `SimpleRing` proves valid much faster.

@@ -1,4 +1,5 @@
 import CIntrinsics
+import GeoWakeCore
 
 extension RegionIndex {
     /// Undecided candidates staged per point query; any beyond (only in piles of overlapping regions) are

@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 extension GeoJSONReader {
     /// Reads a geometry object (or `null`) into the draft. The nesting of `coordinates` is read before the
     /// type may be known (members come in any order), so it is recorded as ring and polygon ends and

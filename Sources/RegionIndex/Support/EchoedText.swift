@@ -1,9 +1,9 @@
 /// A value from the input as an error message quotes it: cut to a length a terminal line can hold and
 /// escaped the way JSON writes it, so a 10 MB id or a control byte never reaches the terminal raw.
-enum EchoedText {
+package enum EchoedText {
     static let maximumLength = 60
 
-    static func quoted(_ bytes: some Collection<UInt8>) -> String {
+    package static func quoted(_ bytes: some Collection<UInt8>) -> String {
         var text = "\""
         var shown = 0
         for scalar in String(decoding: bytes.prefix(maximumLength * 4), as: UTF8.self).unicodeScalars {
@@ -23,5 +23,5 @@ enum EchoedText {
         return text
     }
 
-    static func quoted(_ text: String) -> String { quoted(Array(text.utf8)) }
+    package static func quoted(_ text: String) -> String { quoted(Array(text.utf8)) }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import RegionIndex
 
 /// Validates and stores the features of one file on a second thread while the reader parses the next
 /// ones: parsing and validation each take about half of a large load. Features are handed over in order

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 extension RegionStore.Circle {
     /// Whether the local flat metric may decide: small circles away from the poles, where its error
     /// (mostly the change of the longitude scale across the circle, ~tan(lat)·r/R) is bounded below.

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Distances to boundaries and segment crossings, for the monitor's hysteresis, accuracy gating and
 /// crossing detection. Polygon distances are in a local flat metric at the point (metres; within a few
 /// parts per thousand for boundaries kilometres away), circle distances are geodesic.

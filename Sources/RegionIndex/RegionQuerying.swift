@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// A region's stable handle inside one index: never reused while that index lives, so a monitor may key
 /// its state by it even as regions come and go.
 public struct RegionHandle: Hashable, Comparable, Sendable {

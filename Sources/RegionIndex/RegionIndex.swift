@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The spatial index of geographic regions: a packed Hilbert R-tree over every region present at the last
 /// build (for box queries) and a uniform grid over the same (for point queries, see `CellGrid`), plus a small second tree and a short unsorted tail for regions added since, so that adds and
 /// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
@@ -29,26 +31,12 @@ public struct RegionIndex: Sendable {
         rebuild()
     }
 
-    /// Builds from region values; throws for the first invalid one.
-    public init(regions: [Region]) throws(InvalidRegion) {
-        var store = RegionStore()
-        let validator = RegionValidator()
-        for region in regions {
-            var draft = FeatureDraft(region)
-            try validator.validate(&draft)
-            _ = try store.append(draft)
-        }
-        self.init(store)
-    }
-
     /// Live regions, beacon regions included.
     public var count: Int { store.liveCount }
 
-    /// Validates and adds a region; its handle stays valid until it is removed.
-    @discardableResult
-    public mutating func add(_ region: Region) throws(InvalidRegion) -> RegionHandle {
-        var draft = FeatureDraft(region)
-        try RegionValidator().validate(&draft)
+    /// Adds a region that the validator (in `Regions`) has accepted; throws only for a duplicate id. Its
+    /// handle stays valid until it is removed.
+    package mutating func add(validated draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
         let handle = try store.append(draft)
         store.appendMissingBands()
         store.boxes(ofSlot: Int(handle.rawValue)) { box, part in

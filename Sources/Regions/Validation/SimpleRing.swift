@@ -1,3 +1,5 @@
+import RegionIndex
+
 /// A conservative test that one closed ring is simple (no edge touches another except its neighbours at
 /// their shared vertex). "True" is a proof, with a floating-point error bound on every orientation test;
 /// "false" only means GEOS must decide. Validating a million small polygons this way is ~10× faster than

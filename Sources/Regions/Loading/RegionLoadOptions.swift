@@ -1,3 +1,4 @@
+
 /// How a load finds ids in files written without them (GDAL and geopandas write no `id` member).
 public struct RegionLoadOptions: Sendable {
     /// A property whose value (a string or a number) is the feature's id, ahead of any `id` member.

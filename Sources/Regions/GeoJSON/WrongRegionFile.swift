@@ -1,3 +1,4 @@
+
 /// Recognises the files most often passed as regions by mistake, from their first bytes, so that the
 /// error says what the file is and what to do rather than where its JSON syntax broke.
 enum WrongRegionFile {

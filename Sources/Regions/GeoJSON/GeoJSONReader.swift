@@ -1,3 +1,5 @@
+import RegionIndex
+
 /// Streams the features of a GeoJSON FeatureCollection into a `FeatureDraft`, one at a time, straight from
 /// the bytes: members may come in any order, unknown members are skipped, ids have their escapes decoded.
 struct GeoJSONReader {

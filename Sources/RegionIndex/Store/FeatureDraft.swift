@@ -1,32 +1,34 @@
+import GeoWakeCore
+
 /// One region as a reader or `Region` hands it over, flat, before it is validated and joins a store.
 /// The loader reuses one draft for every feature, so its arrays keep their capacity.
-struct FeatureDraft {
-    enum Geometry: Equatable {
+package struct FeatureDraft {
+    package enum Geometry: Equatable {
         case none
         case point
         case polygon
         case multiPolygon
     }
 
-    var id: [UInt8] = []
-    var hasID = false
-    var geometry: Geometry = .none
+    package var id: [UInt8] = []
+    package var hasID = false
+    package var geometry: Geometry = .none
     /// Longitude, latitude pairs of every position, rings one after the other.
-    var coordinates: [Double] = []
+    package var coordinates: [Double] = []
     /// Position count at the end of each ring.
-    var ringEnds: [Int] = []
+    package var ringEnds: [Int] = []
     /// Ring count at the end of each polygon (part).
-    var polygonEnds: [Int] = []
-    var radius: Double?
-    var isBeacon = false
-    var uuid: String?
-    var major: UInt16?
-    var minor: UInt16?
-    var notifyOnEntry = true
-    var notifyOnExit = true
-    var dwell: Double?
+    package var polygonEnds: [Int] = []
+    package var radius: Double?
+    package var isBeacon = false
+    package var uuid: String?
+    package var major: UInt16?
+    package var minor: UInt16?
+    package var notifyOnEntry = true
+    package var notifyOnExit = true
+    package var dwell: Double?
 
-    mutating func reset() {
+    package mutating func reset() {
         id.removeAll(keepingCapacity: true)
         hasID = false
         geometry = .none
@@ -44,7 +46,7 @@ struct FeatureDraft {
     }
 
     /// Flattens a `Region` value into the draft.
-    init(_ region: Region) {
+    package init(_ region: Region) {
         id = Array(region.id.utf8)
         hasID = true
         notifyOnEntry = region.notifyOnEntry
@@ -72,5 +74,5 @@ struct FeatureDraft {
         }
     }
 
-    init() {}
+    package init() {}
 }

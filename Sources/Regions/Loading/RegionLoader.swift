@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FileBytes
+import RegionIndex
 
 /// Loads regions files as the contract says: one GeoJSON FeatureCollection (or a lone Feature), or a
 /// directory of them (`*.geojson`, `*.json`, either gzip-compressed as `.gz`, in name order), ids

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 extension RegionIndex: RegionQuerying {
     public func forEachRegion(within distance: Double, of point: Coordinate, _ body: (RegionHandle) -> Void) {
         forEachRegionMeasured(within: distance, of: point) { handle, _ in body(handle) }

@@ -1,4 +1,5 @@
 import Dispatch
+import GeoWakeCore
 
 /// Longitude/latitude boxes that certainly contain a region or a query disc. A box never crosses the
 /// antimeridian: one that would is split in two, and one that reaches a pole covers every longitude.

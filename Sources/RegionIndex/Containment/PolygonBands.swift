@@ -53,7 +53,7 @@ extension RegionStore {
 
     /// Computes the bands of the parts appended since the last call: the loader does this for all it
     /// loads, on every core, and the index for regions it adds.
-    mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
+    package mutating func appendMissingBands(partsPerChunk: Int = Self.partsPerChunk) {
         let missing = partHeaders.count..<(partRingStart.count - 1)
         let chunks = chunkRanges(of: missing, atLeast: partsPerChunk)
         if chunks.count == 1 {

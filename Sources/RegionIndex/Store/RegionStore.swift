@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Every region of an index, flat: one entry per slot in a few parallel arrays, ids in one byte buffer,
 /// all polygon vertices in two coordinate arrays (see `FixedPoint`) with part and ring offsets. No per-region
 /// objects, so a million regions cost tens of bytes each plus 8 bytes per vertex (16 without fixed point). Slots are handles: appended, never reused.
@@ -84,14 +86,14 @@ public struct RegionStore: Sendable {
         return id.withUTF8 { find($0) }.map(RegionHandle.init(rawValue:))
     }
 
-    func find(_ id: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    package func find(_ id: UnsafeBufferPointer<UInt8>) -> UInt32? {
         idBytes.withUnsafeBufferPointer { bytes in
             ids.find(id) { kinds[Int($0)] == .removed ? nil : UnsafeBufferPointer(rebasing: bytes[idRange($0)]) }
         }
     }
 
     /// Appends a validated draft; throws when its id is taken.
-    mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
+    package mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
         let slot = UInt32(kinds.count)
         let hash = draft.id.withUnsafeBufferPointer { RegionIDTable.hash($0) }
         if draft.id.withUnsafeBufferPointer({ find($0) }) != nil {
@@ -229,7 +231,7 @@ public struct RegionStore: Sendable {
     }
 
     /// Trims spare capacity after a bulk load.
-    mutating func shrinkToFit() {
+    package mutating func shrinkToFit() {
         func shrink<T>(_ a: inout [T]) {
             if a.capacity > a.count + a.count / 64 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
         }
