@@ -31,14 +31,16 @@ let package = Package(
         .target(name: "GeoWakeCore"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FileBytes", dependencies: ["CZlib"]),
-        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes"]),
+        // The JSON tokenizer of the GeoJSON reader and of the gpsd JSON and beacon trace readers.
+        .target(name: "JSONText"),
+        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes", "JSONText"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
         .target(name: "CIntrinsics"),
         // The spatial index (store, grid, tree, containment); the regions files (GeoJSON, validation with GEOS,
         // loading) that fill it; the region monitor, which needs only the index's query protocol.
         .target(name: "RegionIndex", dependencies: ["GeoWakeCore", "CIntrinsics"]),
-        .target(name: "Regions", dependencies: ["GeoWakeCore", "RegionIndex", "CGEOS", "FileBytes"]),
+        .target(name: "Regions", dependencies: ["GeoWakeCore", "RegionIndex", "JSONText", "CGEOS", "FileBytes"]),
         .target(name: "Geofencing", dependencies: ["GeoWakeCore", "RegionIndex", "Regions"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
@@ -82,7 +84,7 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: [
-            "TestSupport", "RegionIndex", "Regions", "Geofencing", "JSONLines", "CGEOS", "CIntrinsics",
+            "TestSupport", "RegionIndex", "Regions", "Geofencing", "JSONText", "JSONLines", "CGEOS", "CIntrinsics",
         ]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

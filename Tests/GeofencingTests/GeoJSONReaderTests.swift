@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import GeoWakeCore
 @testable import Geofencing
+import JSONText
 @testable import RegionIndex
 @testable import Regions
 import TestSupport

@@ -1,4 +1,5 @@
 import GeoWakeCore
+import JSONText
 import RegionIndex
 
 extension GeoJSONReader {

@@ -1,3 +1,4 @@
+import JSONText
 import RegionIndex
 
 /// Streams the features of a GeoJSON FeatureCollection into a `FeatureDraft`, one at a time, straight from

@@ -3,30 +3,32 @@ import Glibc
 #endif
 
 /// A JSON syntax error at a byte offset of the scanned text.
-struct JSONSyntaxError: Error {
-    var offset: Int
-    var message: String
+package struct JSONSyntaxError: Error {
+    package var offset: Int
+    package var message: String
 }
 
-/// A forward-only JSON tokenizer over raw bytes: the GeoJSON reader pulls exactly the values it needs
-/// and skips the rest without building any tree, which is what lets a 380 MB file load in about a second.
-struct JSONScanner {
-    let base: UnsafePointer<UInt8>
-    let count: Int
-    var position = 0
-    private let unescaped = ScratchBytes()
+/// A forward-only JSON tokenizer over raw bytes: a reader pulls exactly the values it needs and skips the
+/// rest without building any tree, which is what lets a 380 MB GeoJSON file load in about a second. The
+/// GeoJSON reader and the line readers of gpsd JSON and beacon traces (`members(of:)`) share it.
+package struct JSONScanner {
+    package let base: UnsafePointer<UInt8>
+    package let count: Int
+    package var position = 0
+    /// Made on the first string with escapes: most texts (and every gpsd line) have none.
+    private var scratch: ScratchBytes?
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
     }
 
-    func error(_ message: String) -> JSONSyntaxError {
+    package func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: position, message: message)
     }
 
     /// The next significant byte without consuming it; 0 at the end of the text.
-    mutating func peek() -> UInt8 {
+    package mutating func peek() -> UInt8 {
         while position < count {
             let b = base[position]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { position += 1 } else { return b }
@@ -34,7 +36,7 @@ struct JSONScanner {
         return 0
     }
 
-    mutating func expect(_ byte: UInt8) throws(JSONSyntaxError) {
+    package mutating func expect(_ byte: UInt8) throws(JSONSyntaxError) {
         guard peek() == byte else {
             throw error("expected \(Self.describe(byte))" + found())
         }
@@ -42,31 +44,31 @@ struct JSONScanner {
     }
 
     /// Consumes `byte` if it is next.
-    mutating func consume(_ byte: UInt8) -> Bool {
+    package mutating func consume(_ byte: UInt8) -> Bool {
         if peek() == byte { position += 1; return true }
         return false
     }
 
-    func found() -> String {
+    package func found() -> String {
         position < count ? " but found \(Self.describe(base[position]))" : " but the text ended"
     }
 
     /// A byte as an error message shows it: printable ASCII quoted, anything else (a control byte, the
     /// first byte of a binary file) by its value, so that no raw control byte reaches a terminal.
-    static func describe(_ byte: UInt8) -> String {
+    package static func describe(_ byte: UInt8) -> String {
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
     }
 
     /// True when only whitespace is left: RFC 8259 allows nothing else after the document (a NUL included).
-    mutating func atEnd() -> Bool {
+    package mutating func atEnd() -> Bool {
         _ = peek()
         return position == count
     }
 
     /// After an element of an object or array: true when another element follows, false at the closing bracket.
-    mutating func nextElement(closing: UInt8) throws(JSONSyntaxError) -> Bool {
+    package mutating func nextElement(closing: UInt8) throws(JSONSyntaxError) -> Bool {
         let b = peek()
         position += 1
         if b == UInt8(ascii: ",") { return true }
@@ -76,7 +78,7 @@ struct JSONScanner {
     }
 
     /// Reads a string and returns its bytes: a slice of the text when it has no escapes, else the decoded copy.
-    mutating func string() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
+    package mutating func string() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
         try expect(UInt8(ascii: "\""))
         let start = position
         while position < count {
@@ -118,6 +120,8 @@ struct JSONScanner {
     }
 
     private mutating func escapedString(from start: Int) throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
+        let unescaped = scratch ?? ScratchBytes()
+        scratch = unescaped
         unescaped.removeAll()
         for i in start..<position { unescaped.append(base[i]) }
         while position < count {
@@ -175,6 +179,7 @@ struct JSONScanner {
 
     /// Decodes `\uXXXX`, joining a UTF-16 surrogate pair, into UTF-8.
     private mutating func appendUnicodeEscape() throws(JSONSyntaxError) {
+        let unescaped = scratch!
         var scalar = try hex4()
         if (0xD800..<0xDC00).contains(scalar) {
             guard position + 6 <= count, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
@@ -192,13 +197,13 @@ struct JSONScanner {
 
     /// True when the next value is a number (or one of the non-JSON literals NaN and Infinity that
     /// Python's json module writes, accepted here so that validation can name them).
-    mutating func atNumber() -> Bool {
+    package mutating func atNumber() -> Bool {
         let b = peek()
         return b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
             || b == UInt8(ascii: "N") || b == UInt8(ascii: "I")
     }
 
-    mutating func number() throws(JSONSyntaxError) -> Double {
+    package mutating func number() throws(JSONSyntaxError) -> Double {
         _ = peek()
         let start = position
         var negative = false
@@ -289,7 +294,7 @@ struct JSONScanner {
     }
 
     /// Reads `true` or `false`.
-    mutating func bool() throws(JSONSyntaxError) -> Bool {
+    package mutating func bool() throws(JSONSyntaxError) -> Bool {
         _ = peek()
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
@@ -297,17 +302,17 @@ struct JSONScanner {
     }
 
     /// Consumes `null` if it is next.
-    mutating func null() -> Bool {
+    package mutating func null() -> Bool {
         _ = peek()
         return matchLiteral("null")
     }
 
     /// Deepest nesting of arrays and objects accepted; deeper text is an error rather than a stack overflow
     /// (GeoJSON needs 6 levels; 512 is what Python's and Go's decoders allow without trouble).
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Skips one value of any kind, checking its syntax. `depth` is the nesting the value sits in.
-    mutating func skipValue(depth: Int = 1) throws(JSONSyntaxError) {
+    package mutating func skipValue(depth: Int = 1) throws(JSONSyntaxError) {
         switch peek() {
         case UInt8(ascii: "{"):
             guard depth < Self.maximumDepth else { throw error("arrays and objects nested more than \(Self.maximumDepth) deep") }
@@ -336,44 +341,12 @@ struct JSONScanner {
     }
 
     /// Line and column (1-based) of a byte offset, for error messages.
-    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+    package func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = 1, lineStart = 0
         for i in 0..<min(offset, count) where base[i] == 0x0A {
             line += 1
             lineStart = i + 1
         }
         return (line, offset - lineStart + 1)
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    func equals(_ literal: StaticString) -> Bool {
-        count == literal.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0)
-    }
-}
-
-/// The decoded bytes of the last string that had escapes, in memory the scanner owns: `string()` hands
-/// out a buffer pointer either way, valid until the next string is read.
-final class ScratchBytes {
-    private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-    private var capacity = 64
-    private var count = 0
-
-    deinit { base.deallocate() }
-
-    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-    func removeAll() { count = 0 }
-
-    func append(_ byte: UInt8) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
-            larger.initialize(from: base, count: count)
-            base.deallocate()
-            base = larger
-            capacity *= 2
-        }
-        base[count] = byte
-        count += 1
     }
 }
