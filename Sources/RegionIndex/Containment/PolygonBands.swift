@@ -1,5 +1,4 @@
 import CIntrinsics
-import Dispatch
 
 /// Horizontal bands of edges per polygon part, so the crossing-number test looks only at edges whose
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps a
@@ -61,12 +60,11 @@ extension RegionStore {
         } else {
             // Headers are written in place on every core; large parts' lists are appended after, in order.
             let store = self
-            nonisolated(unsafe) var lists = [[(part: Int, lists: [[UInt32]])]](repeating: [], count: chunks.count)
+            var lists = [[(part: Int, lists: [[UInt32]])]](repeating: [], count: chunks.count)
             partHeaders.append(count: missing.count) { headers in
                 lists.withUnsafeMutableBufferPointer { lists in
-                    nonisolated(unsafe) let (headers, lists) = (headers, lists)
-                    DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
-                        for part in chunks[k] {
+                    inParallel(chunks) { k, chunk in
+                        for part in chunk {
                             let bands = store.bands(ofPart: part)
                             (headers.baseAddress! + part - missing.lowerBound).initialize(to: bands.header)
                             if !bands.header.isMasked { lists[k].append((part, bands.lists)) }

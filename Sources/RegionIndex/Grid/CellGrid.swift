@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CIntrinsics
-import Dispatch
 
 /// A uniform grid over item boxes, for point queries: the cell holding a point lists, contiguously, every
 /// item whose box meets the cell, each with the part of its box inside the cell quantized to 1/256 of the
@@ -69,10 +68,9 @@ struct CellGrid: Sendable {
             count = cellCount + 1
         }
         let total = cursors.withUnsafeMutableBufferPointer { cursors in
-            nonisolated(unsafe) let cursors = cursors
-            DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+            inParallel(chunks) { k, chunk in
                 let count = cursors.baseAddress! + k * cellCount
-                grid.forEachSpan(boxes, chunks[k]) { _, g0x, g1x, g0y, g1y in
+                grid.forEachSpan(boxes, chunk) { _, g0x, g1x, g0y, g1y in
                     for r in (g0y >> 8)...(g1y >> 8) {
                         for c in (g0x >> 8)...(g1x >> 8) { count[r * columns + c] += 1 }
                     }
@@ -103,10 +101,9 @@ struct CellGrid: Sendable {
         cursors.withUnsafeMutableBufferPointer { cursors in
             entryBoxes.withUnsafeMutableBufferPointer { entryBoxes in
                 entries.withUnsafeMutableBufferPointer { entries in
-                    nonisolated(unsafe) let (cursors, entryBoxes, entries) = (cursors, entryBoxes, entries)
-                    DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+                    inParallel(chunks) { k, chunk in
                         let cursor = UnsafeMutableBufferPointer(rebasing: cursors[k * cellCount..<(k + 1) * cellCount])
-                        grid.place(boxes, chunks[k], payloads, tags, cursor, entryBoxes, entries, classify)
+                        grid.place(boxes, chunk, payloads, tags, cursor, entryBoxes, entries, classify)
                     }
                 }
             }

@@ -1,4 +1,3 @@
-import Dispatch
 
 extension CellGrid {
     /// Replaces `entries[k]`, undecided with the item's payload and tag, by what the payload's item looks

@@ -1,4 +1,3 @@
-import Dispatch
 import GeoWakeCore
 
 /// Longitude/latitude boxes that certainly contain a region or a query disc. A box never crosses the
@@ -68,12 +67,11 @@ extension RegionStore {
     /// in order, again on every core.
     func indexItems(slotsPerChunk: Int = Self.slotsPerChunk) -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
         let ranges = chunkRanges(of: 0..<slotCount, atLeast: slotsPerChunk), store = self
-        nonisolated(unsafe) var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
+        var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
         chunks.withUnsafeMutableBufferPointer { chunks in
-            nonisolated(unsafe) let chunks = chunks
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
+            inParallel(ranges) { k, range in
                 var most = 0
-                for slot in ranges[k] {
+                for slot in range {
                     switch store.kinds[slot] {
                     case .circle: most += 2
                     case .polygon: most += Int(store.polygonPartStart[Int(store.shapeIndex[slot]) + 1] - store.polygonPartStart[Int(store.shapeIndex[slot])])
@@ -84,7 +82,7 @@ extension RegionStore {
                 boxes.reserveCapacity(4 * most)
                 slots.reserveCapacity(most)
                 parts.reserveCapacity(most)
-                for slot in ranges[k] {
+                for slot in range {
                     store.boxes(ofSlot: slot) { box, part in
                         box.appending(to: &boxes)
                         slots.append(UInt32(slot))
@@ -98,10 +96,9 @@ extension RegionStore {
         var ends = [0]
         for chunk in chunks { ends.append(ends[ends.count - 1] + chunk.slots.count) }
         let starts = ends, total = ends[chunks.count]
-        func joined<T>(_ width: Int, _ part: @Sendable (Int) -> [T]) -> [T] {
+        func joined<T>(_ width: Int, _ part: (Int) -> [T]) -> [T] {
             [T](unsafeUninitializedCapacity: width * total) { joined, count in
-                nonisolated(unsafe) let joined = joined
-                DispatchQueue.concurrentPerform(iterations: chunks.count) { k in
+                inParallel(ranges) { k, _ in
                     part(k).withUnsafeBufferPointer { source in
                         (joined.baseAddress! + width * starts[k]).initialize(from: source.baseAddress!, count: source.count)
                     }

@@ -1,5 +1,4 @@
 import CIntrinsics
-import Dispatch
 
 extension RegionStore {
     /// Rewrites circles and polygons in the given slot order (the index's Hilbert order), dropping the
@@ -91,10 +90,8 @@ extension RegionStore {
         newCircles.append(count: Int(circleCount)) { target in
             circles.withUnsafeBufferPointer { circles in
                 // Halves of the old circles on two cores: their new places do not overlap.
-                nonisolated(unsafe) let (target, circles) = (target, circles)
-                let newCircleOf = newCircleOf, halves = chunkRanges(of: circles.indices, atLeast: partsPerChunk, limit: 2)
-                DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-                    for old in halves[half] where newCircleOf[old] != none {
+                inParallel(chunkRanges(of: circles.indices, atLeast: partsPerChunk, limit: 2)) { _, half in
+                    for old in half where newCircleOf[old] != none {
                         (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
                     }
                 }
@@ -143,13 +140,11 @@ extension RegionStore {
         var moved = CacheLineArray<PartHeader>()
         // Halves on two cores, each read started 16 parts early: the old headers are read at random.
         let halves = chunkRanges(of: partOrder.indices, atLeast: partsPerChunk, limit: 2)
-        nonisolated(unsafe) var larges = [[Int]](repeating: [], count: halves.count)
+        var larges = [[Int]](repeating: [], count: halves.count)
         moved.append(count: partOrder.count) { headers in
             old.withUnsafeBufferPointer { old in
                 larges.withUnsafeMutableBufferPointer { larges in
-                    nonisolated(unsafe) let (headers, old, larges) = (headers, old, larges)
-                    DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-                        let range = halves[half]
+                    inParallel(halves) { half, range in
                         for new in range {
                             if new + 16 < range.upperBound { prefetch(old.baseAddress! + partOrder[new + 16]) }
                             var header = old[partOrder[new]]
@@ -180,10 +175,8 @@ extension RegionStore {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
             adviseHugePages(target.baseAddress!, byteCount: MemoryLayout<T>.stride * target.count)
             source.withUnsafeBufferPointer { source in
-                nonisolated(unsafe) let (source, target) = (source, target)
-                let halves = chunkRanges(of: destination.indices, atLeast: partsPerChunk, limit: 2)
-                DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-                    for part in halves[half]
+                inParallel(chunkRanges(of: destination.indices, atLeast: partsPerChunk, limit: 2)) { _, half in
+                    for part in half
                     where destination[part] >= 0 && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
                         let from = Int(partFirstStored[part]) & Self.storedIndexMask
                         let to = destination[part] & Self.storedIndexMask

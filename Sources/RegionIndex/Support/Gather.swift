@@ -1,5 +1,4 @@
 import CIntrinsics
-import Dispatch
 
 /// Element group `indices[k]` of `values` at group k of the result, for groups of `width` elements (4 for
 /// boxes), each read started 16 groups early: for indices in an order unrelated to memory (the tree's
@@ -10,10 +9,7 @@ func gather<T>(_ values: [T], at indices: ArraySlice<UInt32>, width: Int = 1, ch
     return values.withUnsafeBufferPointer { values in
         indices.withUnsafeBufferPointer { indices in
             [T](unsafeUninitializedCapacity: width * n) { result, count in
-                nonisolated(unsafe) let (values, indices, result) = (values, indices, result)
-                let chunks = chunkRanges(of: 0..<n, atLeast: chunkSize, limit: 2)
-                DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
-                    let range = chunks[chunk]
+                inParallel(chunkRanges(of: 0..<n, atLeast: chunkSize, limit: 2)) { _, range in
                     for k in range {
                         if k + lookahead < range.upperBound { prefetch(values.baseAddress! + width * Int(indices[k + lookahead])) }
                         (result.baseAddress! + width * k).initialize(from: values.baseAddress! + width * Int(indices[k]), count: width)

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 
 /// Asks the kernel to back a large buffer with 2 MB pages (transparent huge pages, which Debian and
 /// Ubuntu grant on request). A point query at a million regions reads a few places far apart in the
@@ -29,9 +28,7 @@ func wholeHugePages(_ start: UInt, byteCount: Int) -> Range<UInt>? {
 /// on the kernel zeroing 2 MB (at a million regions, 0.05 s of the build for the grid's entries).
 func prefaultHugePages(_ start: UnsafeMutableRawPointer, byteCount: Int) {
     adviseHugePages(start, byteCount: byteCount)
-    let halves = chunkRanges(of: 0..<byteCount, atLeast: 4 << 20, limit: 2)
-    nonisolated(unsafe) let start = start
-    DispatchQueue.concurrentPerform(iterations: halves.count) { k in
-        memset(start + halves[k].lowerBound, 0, halves[k].count)
+    inParallel(chunkRanges(of: 0..<byteCount, atLeast: 4 << 20, limit: 2)) { _, half in
+        memset(start + half.lowerBound, 0, half.count)
     }
 }

@@ -1,5 +1,4 @@
 import CIntrinsics
-import Dispatch
 
 /// A static packed Hilbert R-tree, as in flatbush: items sorted by the Hilbert value of their box centres,
 /// packed into nodes of 16 children, parents built level by level, leaves first, root last.
@@ -37,7 +36,6 @@ struct PackedRTree: Sendable {
         let hilbertMax = Double((1 << 16) - 1)
         var keys = [UInt64](repeating: 0, count: n)
         keys.withUnsafeMutableBufferPointer { keys in
-            nonisolated(unsafe) let keys = keys
             Self.inChunks(n) { range in
                 for i in range {
                     let cx = (itemBoxes[4 * i] + itemBoxes[4 * i + 2]) / 2, cy = (itemBoxes[4 * i + 1] + itemBoxes[4 * i + 3]) / 2
@@ -60,7 +58,6 @@ struct PackedRTree: Sendable {
         boxes.withUnsafeMutableBufferPointer { boxes in
             indices.withUnsafeMutableBufferPointer { indices in
                 itemBoxes.withUnsafeBufferPointer { itemBoxes in
-                    nonisolated(unsafe) let (boxes, indices, itemBoxes) = (boxes, indices, itemBoxes)
                     let keys = keys
                     Self.inChunks(n) { range in
                         for position in range {
@@ -115,9 +112,8 @@ struct PackedRTree: Sendable {
     static let itemsPerChunk = 100_000
 
     /// Calls `body` with consecutive ranges covering 0..<n, on every core when n is large.
-    static func inChunks(_ n: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerChunk)
-        DispatchQueue.concurrentPerform(iterations: chunks.count) { k in body(chunks[k]) }
+    static func inChunks(_ n: Int, _ body: (Range<Int>) -> Void) {
+        inParallel(chunkRanges(of: 0..<n, atLeast: itemsPerChunk)) { _, range in body(range) }
     }
 
     @inline(__always)
