@@ -1,4 +1,5 @@
 import Testing
+import GeoWakeCore
 import Geofencing
 import RegionIndex
 import Regions
@@ -63,7 +64,7 @@ import Regions
     }
 
     @Test func outOfRangeOptionsAreRejectedWithTheirName() {
-        #expect(throws: RegionMonitorConfiguration.InvalidConfiguration.self) {
+        #expect(throws: InvalidServiceConfiguration.self) {
             try RegionMonitorConfiguration(hysteresis: -1).validate()
         }
         do {
