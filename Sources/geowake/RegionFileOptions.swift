@@ -16,13 +16,9 @@ struct RegionFileOptions: ParsableArguments {
 
     func load(_ path: String, command: String) throws -> RegionStore {
         let options = RegionLoadOptions(idProperty: idProperty, numberFeatures: numberFeatures)
-        do {
-            return try RegionLoader.load(path, options: options) { name, reason in
-                let line = Array("geowake \(command): skipped \(name) in \(path): \(reason)\n".utf8)
-                _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            }
-        } catch {
-            throw CommandError(error.description)
+        return try RegionLoader.load(path, options: options) { name, reason in
+            let line = Array("geowake \(command): skipped \(name) in \(path): \(reason)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
     }
 }
