@@ -32,8 +32,8 @@ extension RegionIndex: RegionQuerying {
     }
 
     public func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double {
-        guard Int(region.rawValue) < store.slotCount, let (x, y) = Self.normalized(point) else { return .infinity }
-        let slot = Int(region.rawValue)
+        let slot = store.checkedSlot(region)
+        guard let (x, y) = Self.normalized(point) else { return .infinity }
         return Self.signed(store.boundaryDistance(slot: slot, longitude: x, latitude: y),
                            inside: store.contains(slot: slot, longitude: x, latitude: y))
     }
@@ -47,8 +47,9 @@ extension RegionIndex: RegionQuerying {
     }
 
     public func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool {
-        guard Int(region.rawValue) < store.slotCount, let (x, y) = Self.normalized(point) else { return false }
-        return store.contains(slot: Int(region.rawValue), longitude: x, latitude: y)
+        let slot = store.checkedSlot(region)
+        guard let (x, y) = Self.normalized(point) else { return false }
+        return store.contains(slot: slot, longitude: x, latitude: y)
     }
 
     public func attributes(of region: RegionHandle) -> RegionAttributes {

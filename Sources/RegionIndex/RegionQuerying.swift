@@ -30,6 +30,7 @@ public struct RegionAttributes: Hashable, Sendable {
 }
 
 /// What the region monitor asks of a spatial index; geographic regions only (beacon regions have no geometry).
+/// Handles passed in must be the index's own: any other stops the process with a precondition message.
 public protocol RegionQuerying {
     /// Calls `body` once for every region containing `point` (exact: geodesic circles, planar polygons).
     func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void)

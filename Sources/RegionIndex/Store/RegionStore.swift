@@ -77,8 +77,17 @@ public struct RegionStore: Sendable {
         try idBytes.withUnsafeBufferPointer(body)
     }
 
+    /// The slot of a handle this store gave out. Any other (from another store, or forged through the
+    /// package) is a programming error, stopped here with a message rather than as an index out of range deeper in.
+    @inline(__always)
+    func checkedSlot(_ handle: RegionHandle) -> Int {
+        precondition(Int(handle.rawValue) < slotCount,
+                     "RegionHandle \(handle.rawValue) was not given out by this store (\(slotCount) slots)")
+        return Int(handle.rawValue)
+    }
+
     public func id(_ handle: RegionHandle) -> String {
-        String(decoding: idBytes[idRange(handle.rawValue)], as: UTF8.self)
+        String(decoding: idBytes[idRange(UInt32(checkedSlot(handle)))], as: UTF8.self)
     }
 
     public func handle(forID id: String) -> RegionHandle? {
@@ -176,12 +185,12 @@ public struct RegionStore: Sendable {
         liveCount -= 1
     }
 
-    public func kind(_ handle: RegionHandle) -> Kind { kinds[Int(handle.rawValue)] }
+    public func kind(_ handle: RegionHandle) -> Kind { kinds[checkedSlot(handle)] }
 
     public func attributes(of handle: RegionHandle) -> RegionAttributes {
-        let slot = handle.rawValue
-        return RegionAttributes(id: id(handle), notifyOnEntry: flags[Int(slot)] & 1 != 0,
-                                notifyOnExit: flags[Int(slot)] & 2 != 0, dwell: dwells[slot])
+        let slot = checkedSlot(handle)
+        return RegionAttributes(id: id(handle), notifyOnEntry: flags[slot] & 1 != 0,
+                                notifyOnExit: flags[slot] & 2 != 0, dwell: dwells[UInt32(slot)])
     }
 
     /// Rings of polygon number p (all parts), as a range of ring numbers.
@@ -192,7 +201,7 @@ public struct RegionStore: Sendable {
 
     /// The region as a value (nil for a removed slot).
     public func region(_ handle: RegionHandle) -> Region? {
-        let slot = Int(handle.rawValue), a = attributes(of: handle)
+        let slot = checkedSlot(handle), a = attributes(of: handle)
         let shape: Region.Shape
         switch kinds[slot] {
         case .removed: return nil
