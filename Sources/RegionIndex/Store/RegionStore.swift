@@ -77,6 +77,12 @@ public struct RegionStore: Sendable {
         try idBytes.withUnsafeBufferPointer(body)
     }
 
+    /// The same with the end of each slot's id in those bytes: for loops that must not touch `self` (a
+    /// closure that reads the store's own arrays copies the store, a retain and release of each array).
+    func withIDBytesAndEnds<R>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try idBytes.withUnsafeBufferPointer { bytes in try idEnds.withUnsafeBufferPointer { ends in try body(bytes, ends) } }
+    }
+
     /// The slot of a handle this store gave out. Any other (from another store, or forged through the
     /// package) is a programming error, stopped here with a message rather than as an index out of range deeper in.
     @inline(__always)
