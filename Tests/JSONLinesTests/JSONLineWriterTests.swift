@@ -31,6 +31,15 @@ import Testing
         #expect(String(decoding: w.bytes, as: UTF8.self) == #""a\"b\\c\nd\u0001é""#)
     }
 
+    @Test func bufferStringsAreEscapedAsAnyOther() {
+        for text in ["r000123", "a\"b\\c\nd\u{01}é", "", "plain é ü", "\u{1F}"] {
+            var fromBuffer = JSONLineWriter(), fromSequence = JSONLineWriter()
+            Array(text.utf8).withUnsafeBufferPointer { fromBuffer.appendString(utf8: $0) }
+            fromSequence.appendString(utf8: Array(text.utf8))
+            #expect(fromBuffer.bytes == fromSequence.bytes, "\(text)")
+        }
+    }
+
     @Test func secondsBeforeTheEpochFormatCorrectly() {
         var w = JSONLineWriter()
         w.appendTimestamp(Timestamp(millisecondsSince1970: -1))
