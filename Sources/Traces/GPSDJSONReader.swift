@@ -1,3 +1,4 @@
+import GeoWakeCore
 import JSONText
 /// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
 /// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.

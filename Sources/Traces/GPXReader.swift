@@ -1,3 +1,4 @@
+import GeoWakeCore
 import JSONText
 
 /// Reads the track points of a GPX 1.1 file: `<trkpt lat=".." lon="..">` with `<ele>`, `<time>`,
