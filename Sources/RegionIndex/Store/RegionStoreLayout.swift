@@ -11,105 +11,140 @@ extension RegionStore {
     /// The copies run in halves on two cores once there are `partsPerChunk` parts or circles per half.
     mutating func reorderShapes(_ slotsInOrder: [UInt32], partsPerChunk: Int = Self.partsPerChunk) {
         appendMissingBands()
-        // New numbers for circles and polygons, in tree order; only the small per-slot arrays are read,
-        // at random, so each slot's reads start `lookahead` slots early.
-        let none = UInt32.max
-        var newCircleOf = [UInt32](repeating: none, count: circles.count)
-        var polygonOrder: [UInt32] = []   // old polygon number of each new polygon
-        polygonOrder.reserveCapacity(polygonPartStart.count - 1)
-        var newShapeIndex = [UInt32](repeating: none, count: slotCount)
-        var circleCount: UInt32 = 0
+        let numbering = numberShapes(inOrderOf: slotsInOrder)
+        let offsets = polygonOffsets(inOrder: numbering.polygonOrder)
+        let newCoordinates = copyVertices(coordinates, offsets.destination, doubleStorage: true,
+                                          count: offsets.doublePositions, partsPerChunk)
+        let newFixedCoordinates = copyVertices(fixedCoordinates, offsets.destination, doubleStorage: false,
+                                               count: offsets.fixedPositions, partsPerChunk)
+        circles = reorderedCircles(numbering.newCircleOf, count: numbering.circleCount, partsPerChunk)
+        partSlots = offsets.partSlots
+        polygonPartStart = offsets.partStart
+        partRingStart = offsets.ringStart
+        ringPositionStart = offsets.positionStart
+        polygonRingStart = offsets.polygonRingStart
+        coordinates = newCoordinates
+        fixedCoordinates = newFixedCoordinates
+        partFirstStored = offsets.partFirstStored
+        shapeIndex = numbering.newShapeIndex
+        moveBands(offsets.partOrder, offsets.destination, partsPerChunk)
+        shrinkToFit()
+    }
+
+    /// Step 1 of `reorderShapes`: the new numbers of circles and polygons, in tree order.
+    struct ShapeNumbering {
+        static let none = UInt32.max
+        /// The new circle number of each old circle (`none` for a removed one).
+        var newCircleOf: [UInt32]
+        /// The old polygon number of each new polygon.
+        var polygonOrder: [UInt32]
+        /// Each slot's new shape index (beacons keep theirs).
+        var newShapeIndex: [UInt32]
+        var circleCount: UInt32
+    }
+
+    /// Only the small per-slot arrays are read, at random, so each slot's reads start `lookahead` slots early.
+    private func numberShapes(inOrderOf slotsInOrder: [UInt32]) -> ShapeNumbering {
+        let none = ShapeNumbering.none
+        var numbering = ShapeNumbering(newCircleOf: [UInt32](repeating: none, count: circles.count), polygonOrder: [],
+                                       newShapeIndex: [UInt32](repeating: none, count: slotCount), circleCount: 0)
+        numbering.polygonOrder.reserveCapacity(polygonPartStart.count - 1)
         let lookahead = 16
         for (k, slot) in slotsInOrder.enumerated() {
             if k + lookahead < slotsInOrder.count {
                 let ahead = Int(slotsInOrder[k + lookahead])
                 kinds.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
                 shapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
-                newShapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
+                numbering.newShapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
             }
-            guard newShapeIndex[Int(slot)] == none else { continue }
+            guard numbering.newShapeIndex[Int(slot)] == none else { continue }
             let old = Int(shapeIndex[Int(slot)])
             switch kinds[Int(slot)] {
             case .circle:
-                newCircleOf[old] = circleCount
-                newShapeIndex[Int(slot)] = circleCount
-                circleCount += 1
+                numbering.newCircleOf[old] = numbering.circleCount
+                numbering.newShapeIndex[Int(slot)] = numbering.circleCount
+                numbering.circleCount += 1
             case .polygon:
-                newShapeIndex[Int(slot)] = UInt32(polygonOrder.count)
-                polygonOrder.append(UInt32(old))
+                numbering.newShapeIndex[Int(slot)] = UInt32(numbering.polygonOrder.count)
+                numbering.polygonOrder.append(UInt32(old))
             case .beacon, .removed:
                 break
             }
         }
-        for slot in 0..<slotCount where kinds[slot] == .beacon { newShapeIndex[slot] = shapeIndex[slot] }
+        for slot in 0..<slotCount where kinds[slot] == .beacon { numbering.newShapeIndex[slot] = shapeIndex[slot] }
+        return numbering
+    }
 
-        // The new part, ring and position offsets, and where each old part's vertices go (stored
-        // positions: each part stays in its array, fixed point or doubles).
-        var newPartStart: [UInt32] = [0], newRingStart: [UInt32] = [0], newPositionStart: [UInt32] = [0]
-        var newPolygonRingStart: [UInt32] = [0], newPartSlots: [UInt32] = [], newPartFirstStored: [UInt32] = []
-        newPositionStart.reserveCapacity(ringPositionStart.count)
-        newRingStart.reserveCapacity(partRingStart.count)
-        newPartSlots.reserveCapacity(partSlots.count)
-        newPartFirstStored.reserveCapacity(partFirstStored.count)
-        newPartStart.reserveCapacity(polygonOrder.count + 1)
-        newPolygonRingStart.reserveCapacity(polygonOrder.count + 1)
-        var destination = [Int](repeating: -1, count: partRingStart.count - 1)
-        var partOrder: [Int] = []   // old part number of each new part
-        partOrder.reserveCapacity(partSlots.count)
-        var position = 0, fixedPosition = 0, doublePosition = 0
+    /// Step 2 of `reorderShapes`: the polygons' part, ring and position offsets in their new order, and
+    /// where each old part's vertices go.
+    struct PolygonOffsets {
+        var partStart: [UInt32] = [0]
+        var ringStart: [UInt32] = [0]
+        var positionStart: [UInt32] = [0]
+        var polygonRingStart: [UInt32] = [0]
+        var partSlots: [UInt32] = []
+        var partFirstStored: [UInt32] = []
+        /// Each old part's new stored position (each part stays in its array, fixed point or doubles); -1
+        /// for parts dropped.
+        var destination: [Int]
+        /// The old part number of each new part.
+        var partOrder: [Int] = []
+        var fixedPositions = 0
+        var doublePositions = 0
+    }
+
+    private func polygonOffsets(inOrder polygonOrder: [UInt32]) -> PolygonOffsets {
+        var offsets = PolygonOffsets(destination: [Int](repeating: -1, count: partRingStart.count - 1))
+        offsets.positionStart.reserveCapacity(ringPositionStart.count)
+        offsets.ringStart.reserveCapacity(partRingStart.count)
+        offsets.partSlots.reserveCapacity(partSlots.count)
+        offsets.partFirstStored.reserveCapacity(partFirstStored.count)
+        offsets.partStart.reserveCapacity(polygonOrder.count + 1)
+        offsets.polygonRingStart.reserveCapacity(polygonOrder.count + 1)
+        offsets.partOrder.reserveCapacity(partSlots.count)
+        var position = 0
         for (k, old) in polygonOrder.lazy.map(Int.init).enumerated() {
             prefetchPolygon(polygonOrder, ahead: k)
             let firstPart = Int(polygonPartStart[old])
             let base = Int(ringPositionStart[Int(partRingStart[firstPart])])
             for part in firstPart..<Int(polygonPartStart[old + 1]) {
                 for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
-                    newPositionStart.append(UInt32(position + Int(ringPositionStart[ring + 1]) - base))
+                    offsets.positionStart.append(UInt32(position + Int(ringPositionStart[ring + 1]) - base))
                 }
-                newRingStart.append(UInt32(newPositionStart.count - 1))
-                newPartSlots.append(partSlots[part])
-                partOrder.append(part)
+                offsets.ringStart.append(UInt32(offsets.positionStart.count - 1))
+                offsets.partSlots.append(partSlots[part])
+                offsets.partOrder.append(part)
                 let count = positions(ofPart: part).count
                 if Int(partFirstStored[part]) & Self.doubleStorage != 0 {
-                    destination[part] = doublePosition | Self.doubleStorage
-                    doublePosition += count
+                    offsets.destination[part] = offsets.doublePositions | Self.doubleStorage
+                    offsets.doublePositions += count
                 } else {
-                    destination[part] = fixedPosition
-                    fixedPosition += count
+                    offsets.destination[part] = offsets.fixedPositions
+                    offsets.fixedPositions += count
                 }
-                newPartFirstStored.append(UInt32(destination[part]))
+                offsets.partFirstStored.append(UInt32(offsets.destination[part]))
             }
-            newPartStart.append(UInt32(newRingStart.count - 1))
-            newPolygonRingStart.append(UInt32(newPositionStart.count - 1))
-            position = Int(newPositionStart[newPositionStart.count - 1])
+            offsets.partStart.append(UInt32(offsets.ringStart.count - 1))
+            offsets.polygonRingStart.append(UInt32(offsets.positionStart.count - 1))
+            position = Int(offsets.positionStart[offsets.positionStart.count - 1])
         }
+        return offsets
+    }
 
-        // The copies, in old order.
-        let newCoordinates = copyVertices(coordinates, destination, doubleStorage: true, count: doublePosition, partsPerChunk)
-        let newFixedCoordinates = copyVertices(fixedCoordinates, destination, doubleStorage: false, count: fixedPosition, partsPerChunk)
+    /// Step 3 of `reorderShapes` for circles: copied in their old order, halves on two cores (their new
+    /// places do not overlap).
+    private func reorderedCircles(_ newCircleOf: [UInt32], count: UInt32, _ partsPerChunk: Int) -> CacheLineArray<Circle> {
         var newCircles = CacheLineArray<Circle>()
-        newCircles.append(count: Int(circleCount)) { target in
+        newCircles.append(count: Int(count)) { target in
             circles.withUnsafeBufferPointer { circles in
-                // Halves of the old circles on two cores: their new places do not overlap.
                 inParallel(chunkRanges(of: circles.indices, atLeast: partsPerChunk, limit: 2)) { _, half in
-                    for old in half where newCircleOf[old] != none {
+                    for old in half where newCircleOf[old] != ShapeNumbering.none {
                         (target.baseAddress! + Int(newCircleOf[old])).initialize(to: circles[old])
                     }
                 }
             }
         }
-
-        circles = newCircles
-        partSlots = newPartSlots
-        polygonPartStart = newPartStart
-        partRingStart = newRingStart
-        ringPositionStart = newPositionStart
-        polygonRingStart = newPolygonRingStart
-        coordinates = newCoordinates
-        fixedCoordinates = newFixedCoordinates
-        partFirstStored = newPartFirstStored
-        shapeIndex = newShapeIndex
-        moveBands(partOrder, destination, partsPerChunk)
-        shrinkToFit()
+        return newCircles
     }
 
     /// Starts loading, for polygons further down `order`, what the re-layout reads of them at random:
