@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "geowake", targets: ["geowake"]),
         .library(name: "GeoWakeCore", targets: ["GeoWakeCore"]),
         .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "RegionIndex", targets: ["RegionIndex"]),
+        .library(name: "Regions", targets: ["Regions"]),
         .library(name: "Geofencing", targets: ["Geofencing"]),
         .library(name: "LocationServices", targets: ["LocationServices"]),
         .library(name: "GPSD", targets: ["GPSD"]),
@@ -29,11 +31,17 @@ let package = Package(
         .target(name: "GeoWakeCore"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FileBytes", dependencies: ["CZlib"]),
-        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes"]),
+        // The JSON tokenizer of the GeoJSON reader and of the gpsd JSON and beacon trace readers.
+        .target(name: "JSONText"),
+        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes", "JSONText"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
         .target(name: "CIntrinsics"),
-        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "CGEOS", "CIntrinsics", "FileBytes"]),
+        // The spatial index (store, grid, tree, containment); the regions files (GeoJSON, validation with GEOS,
+        // loading) that fill it; the region monitor, which needs only the index's query protocol.
+        .target(name: "RegionIndex", dependencies: ["GeoWakeCore", "CIntrinsics"]),
+        .target(name: "Regions", dependencies: ["GeoWakeCore", "RegionIndex", "JSONText", "CGEOS", "FileBytes"]),
+        .target(name: "Geofencing", dependencies: ["GeoWakeCore", "RegionIndex", "Regions"]),
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
@@ -45,7 +53,8 @@ let package = Package(
         .executableTarget(
             name: "geowake",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "Beacons", "Maps",
+                "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "Beacons", "Maps",
                 "TerminalProgress", "GeoWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -56,7 +65,7 @@ let package = Package(
         .target(
             name: "GeoWakeDaemon",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -74,7 +83,9 @@ let package = Package(
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
-        .testTarget(name: "GeofencingTests", dependencies: ["TestSupport", "Geofencing", "JSONLines", "CGEOS", "CIntrinsics"]),
+        .testTarget(name: "GeofencingTests", dependencies: [
+            "TestSupport", "RegionIndex", "Regions", "Geofencing", "JSONText", "JSONLines", "CGEOS", "CIntrinsics",
+        ]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),

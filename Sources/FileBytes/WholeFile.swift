@@ -14,16 +14,12 @@ public enum WholeFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileReadError(systemError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileReadError("not a regular file") }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw FileReadError("the file is empty") }
-        guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            throw FileReadError(systemError())
+        guard info.st_size > 0 else { throw FileReadError("the file is empty") }
+        return try MappedFile.withMapping(of: fd) { mapped in
+            guard let bytes = mapped else { throw FileReadError(systemError()) }
+            guard Gunzip.isGzip(bytes) else { return try body(bytes) }
+            return try inflated(bytes, body)
         }
-        defer { munmap(map, size) }
-        madvise(map, size, MADV_SEQUENTIAL)
-        let bytes = UnsafeRawBufferPointer(start: map, count: size)
-        guard Gunzip.isGzip(bytes) else { return try body(bytes) }
-        return try inflated(bytes, body)
     }
 
     private static func withCopy<R>(of fd: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {

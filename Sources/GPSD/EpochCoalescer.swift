@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// gpsd sends a TPV for an epoch each time one of its sentences arrives (GGA, then RMC...), every one
 /// more complete than the last. Holding the latest until the time changes, or the line goes quiet,
 /// turns them into one fix per epoch, as `geowake fixes` reports a log.

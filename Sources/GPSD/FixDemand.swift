@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Synchronization
 
 /// A source's background activity (a gpsd watch, an open tty); stopped when the last consumer leaves.

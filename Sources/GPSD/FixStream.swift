@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Live fixes from a source, as an async sequence.
 ///
 /// Each iteration is one consumer: the source watches the receiver from the moment the first iteration

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GeoWakeCore
 import Glibc
 #endif
 import CLibGPS

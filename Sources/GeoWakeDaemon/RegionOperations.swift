@@ -1,7 +1,6 @@
 import Foundation
 import GeoWakeCore
 import JSONLines
-import Geofencing
 import GRDB
 
 /// monitor, stopMonitoring, regionState.

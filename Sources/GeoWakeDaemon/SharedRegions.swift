@@ -1,6 +1,7 @@
 import Foundation
 import GeoWakeCore
-import Geofencing
+import RegionIndex
+import Regions
 
 /// Every client's regions in one `RegionIndex`, each with its owner and monitoring state, so a fix costs one
 /// index query however many clients there are. Exact semantics (no hysteresis or debounce), as `replay --exact`.

@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 /// The region-monitoring service as a pure state machine: `(state, fix, now) -> (state, events)`, with no I/O
 /// and no clock of its own, so that `geowake replay` and the daemon run exactly this code.
 ///

@@ -1,3 +1,7 @@
+import GeoWakeCore
+import RegionIndex
+import Regions
+
 /// Regions that come and go while the monitor runs: the index changes in place and every other region keeps
 /// its state, with nothing rebuilt from scratch.
 extension RegionMonitor where Regions == RegionIndex {

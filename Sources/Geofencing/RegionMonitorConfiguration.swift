@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// How cautiously the region monitor turns noisy fixes into `enter` and `exit`.
 ///
 /// The defaults keep the monitor close to pure geometry while refusing to guess: accuracy gating alone
@@ -29,17 +31,8 @@ public struct RegionMonitorConfiguration: Hashable, Sendable {
     }
 
     /// Throws a sentence naming the first option that is out of range.
-    public func validate() throws(InvalidConfiguration) {
-        guard hysteresis.isFinite, hysteresis >= 0 else {
-            throw InvalidConfiguration("hysteresis must be a finite number of metres >= 0, got \(hysteresis)")
-        }
-        guard debounce.isFinite, debounce >= 0 else {
-            throw InvalidConfiguration("debounce must be a finite number of seconds >= 0, got \(debounce)")
-        }
-    }
-
-    public struct InvalidConfiguration: Error, CustomStringConvertible, Sendable {
-        public let description: String
-        init(_ description: String) { self.description = description }
+    public func validate() throws(InvalidServiceConfiguration) {
+        try InvalidServiceConfiguration.requireNonNegative(hysteresis, "hysteresis", unit: "metres")
+        try InvalidServiceConfiguration.requireNonNegative(debounce, "debounce", unit: "seconds")
     }
 }

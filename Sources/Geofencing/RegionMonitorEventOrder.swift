@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 extension RegionEvent {
     /// The order in which the region monitor reports events: the contract's, extended for time and crossings.
     /// By time first (events that fell due between fixes come before the fix's own); then exits, crossings

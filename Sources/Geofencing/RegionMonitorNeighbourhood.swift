@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 /// The regions near a recent fix, so that the fixes that follow close by test a handful of regions instead of
 /// searching the index again: at one fix a second, consecutive fixes are metres apart, and one query for the
 /// regions within `reach` then serves every fix that stays within it.

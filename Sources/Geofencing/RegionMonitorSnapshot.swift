@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 /// What a region monitor reports, keyed by region id so that it outlives the process (handles do not): a
 /// daemon saves it and restores it after a restart, even after SIGKILL, without repeating an `enter` for a
 /// region already reported inside. Regions outside with nothing pending are not listed.

@@ -1,3 +1,6 @@
+import GeoWakeCore
+import RegionIndex
+
 /// What the region monitor remembers between fixes, and how a fix changes it. The index and the
 /// configuration are arguments, so that the index is borrowed by every call into it instead of copied.
 struct RegionMonitorState {

@@ -108,17 +108,24 @@ public struct JSONLineWriter: Sendable {
         appendString(utf8: value.utf8)
     }
 
+    /// The same from a buffer (ids from the region store): one copy when nothing needs escaping, the
+    /// common case, instead of a branch and an append per byte.
+    public mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+        if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            appendEscapedString(utf8)
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
     /// A string from its UTF-8 bytes, escaped as JSON requires.
     public mutating func appendString(utf8: some Sequence<UInt8>) {
-        // Most strings (ids, times) need no escape: checked first, they are copied in one go.
-        let copied = utf8.withContiguousStorageIfAvailable { (buffer) -> Bool in
-            guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: buffer)
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
-        if copied == true { return }
+        appendEscapedString(utf8)
+    }
+
+    private mutating func appendEscapedString(_ utf8: some Sequence<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The fix-fed services behind the one service interface, each with its typed event; their older
 /// `update(with:at:)` forms (a `Fix?`, a `[Visit]`) remain for existing callers.
 extension StandardLocationFilter: LocationService {

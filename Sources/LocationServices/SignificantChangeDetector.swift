@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The significant-change service: a coarse update only when the device has moved far and a while has passed,
 /// the way a phone reports significant changes to save power.
 ///

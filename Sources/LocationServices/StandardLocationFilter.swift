@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The standard location service: which fixes a subscriber receives.
 ///
 /// The first acceptable fix is always delivered; after that a fix is delivered when it lies at least the

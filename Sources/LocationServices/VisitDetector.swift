@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The visits service: places where the device stayed, reported on arrival and again on departure.
 ///
 /// Stay-point detection (Li et al., 2008): a stay begins at a fix, its anchor, and goes on while the fixes lie

@@ -1,4 +1,5 @@
 import GeoWakeCore
+import JSONText
 
 /// Reads the contract's JSON-lines beacon trace:
 /// `{"time":"ISO 8601 UTC","address":"AA:BB:CC:DD:EE:FF","rssi":-70,"data":"hex of the advertising data"}`.
@@ -40,7 +41,7 @@ struct BeaconTraceReader {
         var rssi: Int?
         var data: [UInt8]?
         var bad = false
-        let isObject = JSONObjectScanner.members(of: line) { key, value in
+        let isObject = JSONScanner.members(of: line) { key, value in
             if key.equals("time") {
                 guard case .string(let s) = value, let t = ISO8601.timestamp(s) else { bad = true; return }
                 time = t

@@ -1,3 +1,5 @@
+import GeoWakeCore
+import JSONText
 /// Reads the JSON lines that `gpspipe -w` writes: one fix per TPV report with mode 2 or 3 and a
 /// position; other classes (VERSION, DEVICES, WATCH, SKY, …) are read and ignored.
 public struct GPSDJSONReader: Sendable {
@@ -32,7 +34,7 @@ public struct GPSDJSONReader: Sendable {
         guard let first = line.first(where: { $0 > UInt8(ascii: " ") }), first != UInt8(ascii: "#") else { return }
         statistics.sentences += 1
         var report = TPV()
-        let wellFormed = JSONObjectScanner.members(of: line) { key, value in report.set(key, value) }
+        let wellFormed = JSONScanner.members(of: line) { key, value in report.set(key, value) }
         if report.hasClass { sawReport = true }
         guard wellFormed, !report.isMalformed else {
             statistics.malformed += 1
@@ -61,7 +63,7 @@ private struct TPV {
     var epx: Double?
     var epy: Double?
 
-    mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONObjectScanner.Value) {
+    mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONMemberValue) {
         switch value {
         case .string(let text):
             if key.equals("class") {

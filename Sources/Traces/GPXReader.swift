@@ -1,3 +1,6 @@
+import GeoWakeCore
+import JSONText
+
 /// Reads the track points of a GPX 1.1 file: `<trkpt lat=".." lon="..">` with `<ele>`, `<time>`,
 /// `<sat>`, `<hdop>`, `<fix>`, and `speed`/`course` from GPX 1.0 or a track-point extension.
 /// Only the current `<trkpt>` element is held in memory, never the whole document. A file without a

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Parses the ISO 8601 timestamps of gpsd JSON and GPX: `2014-12-31T03:07:19.000Z`, with any number
 /// of fractional digits (truncated to milliseconds) and `Z` or a `±hh:mm` offset.
 enum ISO8601 {

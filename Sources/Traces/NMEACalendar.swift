@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The date half of NMEA time. Only RMC (`ddmmyy`) and ZDA (`dd,mm,yyyy`) carry a date; every other
 /// sentence has a time of day only, so the date is carried from epoch to epoch and across midnight.
 ///

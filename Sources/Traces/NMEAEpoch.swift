@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// What the sentences of one epoch (one UTC time of day) reported, merged last-wins as gpsd merges them.
 /// Unknown values are NaN or negative rather than optionals: this is written several times per sentence.
 struct NMEAEpoch: Sendable {

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// The sentence handlers. Each reads all its fields first and touches no state when any of them is
 /// malformed (it returns false and the sentence is counted as dropped); then it moves to the epoch of
 /// its time and merges what it carries.

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GeoWakeCore
 import Glibc
 #endif
 import FileBytes
@@ -55,25 +56,21 @@ public enum TraceFile {
         return reader.statistics
     }
 
-    /// Hands over the contents in order: a regular file mapped into memory (no copy through the
-    /// kernel's read path, which was a tenth of `geowake fixes`' time), anything else through `read(2)`.
+    /// Hands over the contents in order: a regular file mapped (`MappedFile`), anything else through `read(2)`.
     static func chunks(of descriptor: Int32, progress: ((Int, Int?) -> Void)? = nil,
                        _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
-            let size = Int(info.st_size)
-            defer { munmap(mapped, size) }
-            _ = madvise(mapped, size, MADV_SEQUENTIAL)
+        let wasMapped = try MappedFile.withMapping(of: descriptor) { mapped in
+            guard let mapped else { return false }
             var offset = 0
-            while offset < size {
-                let count = min(chunkSize, size - offset)
-                try chunk(UnsafeRawBufferPointer(start: mapped + offset, count: count))
+            while offset < mapped.count {
+                let count = min(chunkSize, mapped.count - offset)
+                try chunk(UnsafeRawBufferPointer(rebasing: mapped[offset..<offset + count]))
                 offset += count
-                progress?(offset, size)
+                progress?(offset, mapped.count)
             }
-            return
+            return true
         }
+        if wasMapped { return }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset = 0

@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Reads any trace format, detecting it from the first bytes unless told. Same streaming protocol as
 /// `NMEAReader`: `consume` chunks as they come, `finish` at the end of input.
 public struct TraceReader: Sendable {

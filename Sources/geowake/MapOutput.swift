@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import GeoWakeCore
-import Geofencing
+import RegionIndex
 import Maps
 
 extension MapOptions.TrackColouring: ExpressibleByArgument {}

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import ArgumentParser
-import Geofencing
+import RegionIndex
+import Regions
 import TerminalProgress
 
 /// The options every command that reads regions takes besides the path: ids for files written without
@@ -19,14 +20,10 @@ struct RegionFileOptions: ParsableArguments {
         let options = RegionLoadOptions(idProperty: idProperty, numberFeatures: numberFeatures)
         var bar = Progress(label: "loading regions", unit: .bytes, total: nil, quiet: quiet)
         defer { bar.finish() }
-        do {
-            return try RegionLoader.load(path, options: options, skipped: { name, reason in
-                bar.finish()
-                let line = Array("geowake \(command): skipped \(name) in \(path): \(reason)\n".utf8)
-                _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            }, progress: { done, known in bar.update(done, total: known) })
-        } catch {
-            throw CommandError(error.description)
-        }
+        return try RegionLoader.load(path, options: options, skipped: { name, reason in
+            bar.finish()
+            let line = Array("geowake \(command): skipped \(name) in \(path): \(reason)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }, progress: { done, known in bar.update(done, total: known) })
     }
 }

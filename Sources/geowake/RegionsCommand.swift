@@ -1,5 +1,5 @@
 import ArgumentParser
-import Geofencing
+import RegionIndex
 
 /// `geowake regions …`: tools for region files.
 struct RegionsCommand: ParsableCommand {

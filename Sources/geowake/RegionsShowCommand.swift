@@ -1,5 +1,6 @@
 import ArgumentParser
-import Geofencing
+import RegionIndex
+import Regions
 
 /// `geowake regions show PATH --map FILE`: a map of a region set alone.
 struct RegionsShowCommand: ParsableCommand {

@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import ArgumentParser
+import GeoWakeCore
 import Geofencing
+import RegionIndex
 import JSONLines
 import LocationServices
 import Traces
@@ -76,33 +78,42 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var mapFile: MapFileOptions
     @OptionGroup var progress: ProgressOptions
 
-    func run() throws {
-        if beaconOptions.beacons != nil || service == .ranging {
+    private var replaysBeacons: Bool { beaconOptions.beacons != nil || service == .ranging }
+
+    /// The option checks, before anything is read. What is missing (the trace, `--regions`) is said by `run`:
+    /// ArgumentParser validates before it looks for unknown options, and `replay --bogus TRACE` should name `--bogus`.
+    func validate() throws {
+        if replaysBeacons {
             guard trace == nil else { throw CommandError("give a fix TRACE or --beacons TRACE, not both") }
-            return try BeaconReplay(options: beaconOptions, regionsPath: regions, ranging: service == .ranging).run()
+            return
         }
         try checkOptionsBelongToService()
-        var drawn = MapRecording(isOn: mapFile.map != nil)
+        switch service {
+        case .regions: _ = try regionConfiguration()
+        case .standard: try standardConfiguration.validate()
+        case .significant: try significantConfiguration.validate()
+        case .visits: try visitConfiguration.validate()
+        case .ranging: break
+        }
+    }
+
+    func run() throws {
+        if replaysBeacons {
+            return try BeaconReplay(options: beaconOptions, regionsPath: regions, ranging: service == .ranging).run()
+        }
         var output = StandardOutput()
         var events = EventCounts(service: service)
+        var drawn = MapRecording(isOn: mapFile.map != nil)
         var loadSeconds: Double?
         let run: ReplayRun
         switch service {
         case .regions:
-            let configuration = try regionConfiguration()
             guard let regions else { throw CommandError("region monitoring needs --regions PATH") }
             let loadStart = monotonicSeconds()
-            let store: RegionStore
-            store = try regionFile.load(regions, command: "replay", quiet: progress.quiet)
-            let index = RegionIndex(store)
+            let index = RegionIndex(try regionFile.load(regions, command: "replay", quiet: progress.quiet))
             drawn.index = index
-            var monitor = RegionMonitor(regions: index, configuration: configuration)
             loadSeconds = monotonicSeconds() - loadStart
-            var batch: [RegionEvent] = []
-            run = try replay { fix, now in
-                // Most fixes cause no event, and emptying an empty array still costs a call.
-                if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
-                monitor.update(with: fix, at: now, events: &batch)
+            run = try replay(RegionMonitor(regions: index, configuration: try regionConfiguration())) { fix, batch in
                 drawn.record(fix, batch)
                 for event in batch {
                     events.count(event.crossed ? "crossed \(event.kind.name)" : event.kind.name)
@@ -111,41 +122,31 @@ struct ReplayCommand: ParsableCommand {
                 try output.lineDone()
             }
         case .standard:
-            let configuration = StandardLocationFilter.Configuration(
-                distanceFilter: distanceFilter ?? 0, desiredAccuracy: desiredAccuracy, minimumInterval: minimumInterval)
-            do { try configuration.validate() } catch { throw CommandError(error.description) }
-            var filter = StandardLocationFilter(configuration: configuration)
-            run = try replay { fix, now in
-                guard let delivered = filter.update(with: fix, at: now) as Fix? else { return }
-                events.count("location")
-                output.writer.fixEventLine("location", delivered)
+            run = try replay(StandardLocationFilter(configuration: standardConfiguration)) { _, updates in
+                for update in updates {
+                    events.count("location")
+                    output.writer.fixEventLine("location", update.fix)
+                }
                 try output.lineDone()
             }
         case .significant:
-            let configuration = SignificantChangeDetector.Configuration(
-                distance: significantDistance ?? 500, interval: significantInterval ?? 300)
-            do { try configuration.validate() } catch { throw CommandError(error.description) }
-            var detector = SignificantChangeDetector(configuration: configuration)
-            run = try replay { fix, now in
-                guard let change = detector.update(with: fix, at: now) as Fix? else { return }
-                events.count("significant")
-                output.writer.fixEventLine("significant", change)
+            run = try replay(SignificantChangeDetector(configuration: significantConfiguration)) { _, changes in
+                for change in changes {
+                    events.count("significant")
+                    output.writer.fixEventLine("significant", change.fix)
+                }
                 try output.lineDone()
             }
         case .visits:
-            let configuration = VisitDetector.Configuration(radius: visitRadius ?? 100,
-                                                            minimumDuration: visitDuration ?? 300)
-            do { try configuration.validate() } catch { throw CommandError(error.description) }
-            var detector = VisitDetector(configuration: configuration)
-            run = try replay { fix, now in
-                for visit in detector.update(with: fix, at: now) as [Visit] {
-                    events.count(visit.departure == nil ? "arrival" : "departure")
-                    output.writer.visitLine(visit, reportedAt: now)
+            run = try replay(VisitDetector(configuration: visitConfiguration)) { _, visits in
+                for event in visits {
+                    events.count(event.visit.departure == nil ? "arrival" : "departure")
+                    output.writer.visitLine(event.visit, reportedAt: event.reportedAt)
                 }
                 try output.lineDone()
             }
         case .ranging:
-            throw CommandError("--service ranging replays a beacon trace: give --beacons TRACE")
+            preconditionFailure("ranging replays beacons")
         }
         try output.flush()
         try drawn.write(mapFile)
@@ -153,30 +154,43 @@ struct ReplayCommand: ParsableCommand {
         _ = summary.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    /// Reads the trace and hands each fix that has a time not earlier than the previous one to `step`.
-    private func replay(_ step: (Fix, Timestamp) throws -> Void) throws -> ReplayRun {
+    /// Reads the trace through the library's driver (`ServiceReplay`): `fed` hears every fix fed to the
+    /// service with the events it caused (none for most fixes).
+    private func replay<S: LocationService>(_ service: S, _ fed: (Fix, [S.Event]) throws -> Void) throws -> ReplayRun
+    where S.Input == Fix {
         guard let trace else { throw CommandError("missing <trace> (a fix trace, or --beacons TRACE)") }
+        var replay = ServiceReplay(service)
         var run = ReplayRun()
         let start = monotonicSeconds()
-        var clock: Timestamp?
         var bar = Progress(label: "replaying", unit: .bytes, total: nil, quiet: progress.quiet)
         defer { bar.finish() }
-        do {
-            run.trace = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
-                guard let now = fix.time else { run.withoutTime += 1; return }
-                if let clock, now < clock { run.backwards += 1; return }
-                clock = now
-                run.replayed += 1
-                try step(fix, now)
+        run.trace = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
+            var answered = false
+            let wasFed = try replay.feed(fix) { events in
+                answered = true
+                try fed(fix, events)
             }
-        } catch let error as TraceError {
-            throw CommandError(error.description)
+            if wasFed && !answered { try fed(fix, []) }
         }
+        (run.replayed, run.withoutTime, run.backwards) = (replay.replayed, replay.withoutTime, replay.backwards)
         if run.replayed == 0 && run.withoutTime > 0 {
-            throw CommandError(TraceError.withoutDates(file: trace == "-" ? "standard input" : trace, fixes: run.withoutTime).description)
+            throw TraceError.withoutDates(file: trace == "-" ? "standard input" : trace, fixes: run.withoutTime)
         }
         run.seconds = monotonicSeconds() - start
         return run
+    }
+
+    private var standardConfiguration: StandardLocationFilter.Configuration {
+        StandardLocationFilter.Configuration(distanceFilter: distanceFilter ?? 0, desiredAccuracy: desiredAccuracy,
+                                             minimumInterval: minimumInterval)
+    }
+
+    private var significantConfiguration: SignificantChangeDetector.Configuration {
+        SignificantChangeDetector.Configuration(distance: significantDistance ?? 500, interval: significantInterval ?? 300)
+    }
+
+    private var visitConfiguration: VisitDetector.Configuration {
+        VisitDetector.Configuration(radius: visitRadius ?? 100, minimumDuration: visitDuration ?? 300)
     }
 
     private func regionConfiguration() throws -> RegionMonitorConfiguration {
@@ -191,7 +205,7 @@ struct ReplayCommand: ParsableCommand {
         let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,
                                                        accuracyGating: accuracyGating ?? true,
                                                        segmentCrossing: segmentCrossing)
-        do { try configuration.validate() } catch { throw CommandError(error.description) }
+        try configuration.validate()
         return configuration
     }
 

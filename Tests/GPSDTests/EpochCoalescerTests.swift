@@ -1,3 +1,4 @@
+import GeoWakeCore
 @testable import GPSD
 import Testing
 

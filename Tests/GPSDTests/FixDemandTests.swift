@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Dispatch
 @testable import GPSD
 import Synchronization

@@ -1,3 +1,4 @@
+import GeoWakeCore
 import CLibGPS
 @testable import GPSD
 import Testing

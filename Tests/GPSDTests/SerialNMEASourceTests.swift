@@ -1,3 +1,4 @@
+import GeoWakeCore
 import GPSD
 import Testing
 import Traces

@@ -1,5 +1,7 @@
 import Testing
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 
 @Suite struct CacheLineArrayTests {
     static func header(_ k: Int) -> PartHeader {

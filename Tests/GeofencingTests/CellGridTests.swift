@@ -1,6 +1,8 @@
 import CIntrinsics
 import Testing
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 @Suite struct CellGridTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// Index build steps split large inputs into chunks for the cores; at the benchmark's sizes they always

@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 @Suite struct CircleContainmentTests {

@@ -1,6 +1,9 @@
 import CIntrinsics
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// Vertices with at most 7 decimals are stored as Int32 multiples of 1e-7° (`FixedPoint`), others as

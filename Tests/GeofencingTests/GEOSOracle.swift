@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 
 /// The reference answer for "which regions contain this point", independent of `RegionIndex`: Vincenty
 /// for circles, GEOS prepared geometry for polygons, candidates from a plain grid of generous boxes.

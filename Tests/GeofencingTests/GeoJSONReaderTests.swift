@@ -2,7 +2,11 @@
 import Glibc
 #endif
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+import JSONText
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 @Suite struct GeoJSONReaderTests {

@@ -4,6 +4,8 @@ import Glibc
 import Testing
 import TestSupport
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 
 /// Real files that failed and hostile ones that slipped through (issue #12, item 8): each is loaded or
 /// rejected with one line naming the file and the place.

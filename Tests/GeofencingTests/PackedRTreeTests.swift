@@ -1,5 +1,7 @@
 import Testing
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 @Suite struct PackedRTreeTests {

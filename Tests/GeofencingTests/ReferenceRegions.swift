@@ -1,4 +1,7 @@
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 /// A brute-force `RegionQuerying` for tests: every query scans every region with the plainest geometry
 /// that follows the contract (geodesic distance for circles, even-odd ray casting for polygons), so it can

@@ -3,7 +3,10 @@ import Glibc
 #endif
 import Testing
 import TestSupport
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 
 /// Where regions come from besides a plain GeoJSON file with ids: gzip, files without ids, directories
 /// holding other files, and the wrong kinds of file passed by mistake.

@@ -1,5 +1,7 @@
+import GeoWakeCore
 import Testing
-import Geofencing
+import RegionIndex
+import Regions
 import TestSupport
 
 /// `sortByID`: the byte order `locate` prints, for the short lists of one fix and the long ones of a dense spot.

@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// `RegionIndex` against a brute-force scan over GEOS and Vincenty: the same sets for every point,

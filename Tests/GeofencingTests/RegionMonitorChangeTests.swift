@@ -2,7 +2,10 @@ import Foundation
 import JSONLines
 import Testing
 import TestSupport
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 /// Regions added to and removed from a running monitor, and the monitor's state saved and restored.
 @Suite struct RegionMonitorChangeTests {

@@ -1,5 +1,7 @@
 import Testing
 import Geofencing
+import RegionIndex
+import Regions
 
 @Suite struct RegionMonitorCrossingTests {
     let crossing = RegionMonitorConfiguration(segmentCrossing: true)

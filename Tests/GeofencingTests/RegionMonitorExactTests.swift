@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 import TestSupport
 
 /// With `--exact`, the monitor's events must be exactly the differences between the sets of regions that

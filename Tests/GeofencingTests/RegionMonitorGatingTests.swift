@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 @Suite struct RegionMonitorGatingTests {
     let circle = ReferenceRegions([Berlin.circle("a")])
@@ -61,7 +64,7 @@ import Geofencing
     }
 
     @Test func outOfRangeOptionsAreRejectedWithTheirName() {
-        #expect(throws: RegionMonitorConfiguration.InvalidConfiguration.self) {
+        #expect(throws: InvalidServiceConfiguration.self) {
             try RegionMonitorConfiguration(hysteresis: -1).validate()
         }
         do {

@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 import TestSupport
 
 /// The monitor on the real `RegionIndex`: what `geowake replay` and the daemon run.

@@ -1,4 +1,7 @@
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 /// Places and instants for monitor tests: metres east of a centre in Berlin, seconds after a fixed start.
 enum Berlin {

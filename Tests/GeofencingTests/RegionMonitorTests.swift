@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 @Suite struct RegionMonitorTests {
     let regions = ReferenceRegions([Berlin.circle("a")])

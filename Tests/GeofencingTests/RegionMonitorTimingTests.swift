@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 @Suite struct RegionMonitorTimingTests {
     @Test func dwellFiresOnceAfterTheLoiteringTime() {

@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// The monitor's other questions: nearby regions, signed distances, segment crossings.

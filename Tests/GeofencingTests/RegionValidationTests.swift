@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// Every way a regions file can be wrong, each with the one line the user sees.

@@ -1,6 +1,9 @@
 import Testing
 import TestSupport
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 
 /// The shared replay loop, driving the region monitor as `geowake replay` does.
 @Suite struct ServiceReplayTests {

@@ -1,5 +1,8 @@
 import Testing
+import GeoWakeCore
 @testable import Geofencing
+@testable import RegionIndex
+@testable import Regions
 import TestSupport
 
 /// The grid's rasters may only decide what the exact tests would answer: every point of a sub-rectangle

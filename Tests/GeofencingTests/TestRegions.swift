@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 import TestSupport
 
 /// Region sets like make_regions.py's (circles and star-shaped polygons around a centre), plus the shapes

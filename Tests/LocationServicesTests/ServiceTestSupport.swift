@@ -1,3 +1,4 @@
+import GeoWakeCore
 import LocationServices
 
 /// Places and instants for service tests: metres from a centre in Berlin, seconds after a fixed start.

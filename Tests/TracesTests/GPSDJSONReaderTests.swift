@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Foundation
 import Testing
 @testable import Traces
@@ -39,6 +40,20 @@ import Testing
                      "not json", #"{"class":"TPV","mode":3,"lat":52.5,"lon":13.4} trailing"#, Self.tpv]
         let (fixes, statistics) = try readTrace(lines.joined(separator: "\r\n"), format: .gpsdJSON)
         #expect(fixes.count == 1 && statistics.malformed == 4)
+    }
+
+    @Test func escapedKeysAndStringsAreDecoded() throws {
+        // The key's escapes are decoded first, then the value's into the same scratch buffer.
+        let line = #"{"cl\u0061ss":"T\u0050V","mode":3,"lat":52.5,"lon":13.4,"d\u0065vice":"\/dev\/ttyS0"}"#
+        let (fixes, statistics) = try readTrace(line, format: .gpsdJSON)
+        #expect(fixes.count == 1 && statistics.malformed == 0)
+    }
+
+    @Test func nonJSONNumbersMakeTheLineMalformed() throws {
+        let lines = [#"{"class":"TPV","mode":3,"lat":NaN,"lon":13.4}"#, #"{"class":"TPV","mode":3,"lat":-Infinity,"lon":13.4}"#,
+                     #"{"class":"TPV","mode":3,"lat":1e999,"lon":13.4}"#, #"{"class":"TPV","mode":3,"lat":01,"lon":13.4}"#]
+        let (fixes, statistics) = try readTrace(lines.joined(separator: "\n"), format: .gpsdJSON)
+        #expect(fixes.isEmpty && statistics.malformed == 4)
     }
 
     @Test func realGpspipeOutputMatchesTheNMEAItCameFrom() throws {

@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Foundation
 @testable import Traces
 import TestSupport

@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Foundation
 import Testing
 @testable import Traces

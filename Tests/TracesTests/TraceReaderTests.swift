@@ -1,3 +1,4 @@
+import GeoWakeCore
 import Testing
 @testable import Traces
 

@@ -5,6 +5,6 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure geowake's hot paths (build with -c release).",
-        subcommands: [BenchNMEACommand.self, BenchLookupCommand.self, BenchReplayCommand.self]
+        subcommands: [BenchNMEACommand.self, BenchLookupCommand.self, BenchReplayCommand.self, BenchMonitorAddCommand.self]
     )
 }

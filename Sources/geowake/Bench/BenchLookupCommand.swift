@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import ArgumentParser
-import Geofencing
+import GeoWakeCore
+import RegionIndex
+import Regions
 import JSONLines
 
 /// `geowake bench lookup REGIONS POINTS`: load and index time, memory, and point-query throughput on one

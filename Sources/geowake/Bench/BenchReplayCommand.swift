@@ -1,5 +1,8 @@
 import ArgumentParser
+import GeoWakeCore
 import Geofencing
+import RegionIndex
+import Regions
 import JSONLines
 import Traces
 

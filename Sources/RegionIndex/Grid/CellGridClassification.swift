@@ -1,0 +1,83 @@
+
+extension CellGrid {
+    /// Replaces `entries[k]`, undecided with the item's payload and tag, by what the payload's item looks
+    /// like over `frames[k]` (or leaves it). Called with several frames per item, so that an item's geometry
+    /// is prepared once for all its entries, and from every core at once.
+    typealias Classifier = @Sendable (_ payload: UInt32, _ frames: UnsafeBufferPointer<SubcellFrame>,
+                                      _ entries: UnsafeMutableBufferPointer<CellEntry>) -> Void
+
+    /// Items per chunk of a parallel build, and frames per call of the classifier.
+    static let itemsPerChunk = 50_000
+    static let framesPerCall = 64
+
+    /// Places the entries of `items` from their chunk's first places in each cell (`cursor`), and
+    /// classifies each item's entries, a call per item (or per `framesPerCall` of its entries).
+    func place(_ boxes: [Double], _ items: Range<Int>, _ payloads: [UInt32], _ tags: [UInt32], _ cursor: UnsafeMutableBufferPointer<UInt32>,
+               _ entryBoxes: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
+               _ classify: Classifier) {
+        // Plain buffers, not arrays: arrays captured by the span closure were checked for exclusive
+        // access at run time on every append, a sixth of the whole build.
+        let columns = self.columns, batch = Self.framesPerCall
+        let frames = UnsafeMutableBufferPointer<SubcellFrame>.allocate(capacity: batch)
+        let staged = UnsafeMutableBufferPointer<CellEntry>.allocate(capacity: batch)
+        let framed = UnsafeMutableBufferPointer<Int>.allocate(capacity: batch)
+        defer { frames.deallocate(); staged.deallocate(); framed.deallocate() }
+        // Entries of one item go to different cells: they are classified together in `staged`.
+        func classifyStaged(_ count: Int, _ payload: UInt32) {
+            guard count > 0 else { return }
+            classify(payload, UnsafeBufferPointer(rebasing: frames[..<count]), UnsafeMutableBufferPointer(rebasing: staged[..<count]))
+            for k in 0..<count { entries[framed[k]] = staged[k] }
+        }
+        forEachSpan(boxes, items) { i, g0x, g1x, g0y, g1y in
+            var count = 0
+            for r in (g0y >> 8)...(g1y >> 8) {
+                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
+                for c in (g0x >> 8)...(g1x >> 8) {
+                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
+                    let e = Int(cursor[r * columns + c])
+                    cursor[r * columns + c] += 1
+                    let box = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
+                    entryBoxes[e] = box
+                    staged[count] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
+                    frames[count] = frame(cell: r * columns + c, box: box)
+                    framed[count] = e
+                    count += 1
+                    if count == batch {
+                        classifyStaged(count, payloads[i])
+                        count = 0
+                    }
+                }
+            }
+            classifyStaged(count, payloads[i])
+        }
+    }
+
+    /// The frame of an entry of cell `cell` with quantized box `box`: the box's sub-cells cut in 8 equal
+    /// columns and rows (see `subcell`), and the cell's places.
+    func frame(cell: Int, box: UInt32) -> SubcellFrame {
+        let lowX = Int(box & 255), highX = Int(box >> 8 & 255), lowY = Int(box >> 16 & 255), highY = Int(box >> 24)
+        let column = cell % columns, row = cell / columns
+        let places = CellPlaces(minX: minX, minY: minY, perDegreeX: placesPerDegreeX, perDegreeY: placesPerDegreeY,
+                                cellX: Double(256 * column * Self.placementUnits), cellY: Double(256 * row * Self.placementUnits))
+        return SubcellFrame(x0: minX + Double(256 * column + lowX) * degreesPerSubX, y0: minY + Double(256 * row + lowY) * degreesPerSubY,
+                            width: Double(highX - lowX + 1) * degreesPerSubX / Double(SubcellFrame.size),
+                            height: Double(highY - lowY + 1) * degreesPerSubY / Double(SubcellFrame.size),
+                            cellShare: Double((highX - lowX + 1) * (highY - lowY + 1)) / (256 * 256),
+                            marginX: SubcellFrame.margin + 2 / placesPerDegreeX, marginY: SubcellFrame.margin + 2 / placesPerDegreeY,
+                            places: places)
+    }
+
+    /// Makes undecided every entry of an item: its region is gone, and only its record knows that.
+    mutating func forgetVerdicts(tag: UInt32, minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        guard !entries.isEmpty, maxX >= self.minX, minX <= self.maxX, maxY >= self.minY, minY <= self.maxY else { return }
+        for r in (subRow(minY) >> 8)...(subRow(maxY) >> 8) {
+            for c in (subColumn(minX) >> 8)...(subColumn(maxX) >> 8) {
+                for e in Int(cellStart[r * columns + c])..<Int(cellStart[r * columns + c + 1]) where entries[e].itemTag == tag {
+                    let entry = entries[e]
+                    entries[e] = entry.holdsCircle ? CellEntry(circle: .undecided, tag: tag)
+                        : CellEntry(raster: .undecided, payload: entry.payload, tag: tag)
+                }
+            }
+        }
+    }
+}

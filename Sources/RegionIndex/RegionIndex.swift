@@ -1,0 +1,135 @@
+import GeoWakeCore
+
+/// The spatial index of geographic regions: a packed Hilbert R-tree over every region present at the last
+/// build (for box queries) and a uniform grid over the same (for point queries, see `CellGrid`), plus a small second tree and a short unsorted tail for regions added since, so that adds and
+/// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
+/// next rebuild, which happens once the additions or removals reach an eighth of the index.
+/// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
+/// to the circle or polygon data, stored in the tree's order, and looks up the slot only for a hit.
+public struct RegionIndex: Sendable {
+    public private(set) var store: RegionStore
+    private var tree = PackedRTree()
+    private var grid = CellGrid()
+    /// Boxes and shape references of the items added since `tree` was built; the first
+    /// `recent.itemCount` are in `recent`.
+    private var addedBoxes: [Double] = []
+    private var addedShapes: [UInt32] = []
+    private var recent = PackedRTree()
+    private var removedSinceBuild = 0
+
+    /// Items in the unsorted tail before it is sorted into `recent`.
+    static let tailLimit = 64
+
+    /// An empty index.
+    public init() {
+        store = RegionStore()
+    }
+
+    /// Bulk-builds the index over every region of a store (beacon regions are kept but not indexed).
+    public init(_ store: RegionStore) {
+        self.store = store
+        rebuild()
+    }
+
+    /// Live regions, beacon regions included.
+    public var count: Int { store.liveCount }
+
+    /// Adds a region that the validator (in `Regions`) has accepted; throws only for a duplicate id. Its
+    /// handle stays valid until it is removed.
+    package mutating func add(validated draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
+        let handle = try store.append(draft)
+        store.appendMissingBands()
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
+            box.appending(to: &addedBoxes)
+            addedShapes.append(store.shapeReference(ofSlot: handle.rawValue, part: part))
+        }
+        if addedShapes.count - recent.itemCount > Self.tailLimit {
+            if addedShapes.count > max(1024, tree.itemCount / 8) {
+                rebuild()
+            } else {
+                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes)
+            }
+        }
+        return handle
+    }
+
+    /// Removes a region; unknown or already removed handles are ignored.
+    public mutating func remove(_ handle: RegionHandle) {
+        guard Int(handle.rawValue) < store.slotCount, store.kind(handle) != .removed else { return }
+        var boxes: [GeoBox] = []
+        store.boxes(ofSlot: Int(handle.rawValue)) { box, _ in boxes.append(box) }
+        for box in boxes {
+            grid.forgetVerdicts(tag: handle.rawValue, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
+        }
+        store.remove(handle.rawValue)
+        removedSinceBuild += 1
+        if removedSinceBuild > max(1024, store.liveCount / 8) { rebuild() }
+    }
+
+    public func handle(forID id: String) -> RegionHandle? { store.handle(forID: id) }
+
+    public func region(_ handle: RegionHandle) -> Region? {
+        Int(handle.rawValue) < store.slotCount ? store.region(handle) : nil
+    }
+
+    /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
+    private mutating func rebuild() {
+        // Grid entries flag circles in their slot's top bit.
+        precondition(store.slotCount < Int(CellEntry.circleFlag), "more than 2^31 regions")
+        let (boxes, itemSlots, itemParts) = store.indexItems()
+        tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
+        let order = tree.leafPayloads
+        store.reorderShapes(gather(itemSlots, at: order))
+        let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])) }
+        tree.mapLeafPayloads { shapes[Int($0)] }
+        // The grid takes the items in the tree's order, the order of the shapes in the store: its build
+        // then reads the shapes' records and fills its cells in runs instead of at random.
+        grid = CellGrid(boxes: gather(boxes, at: order, width: 4), payloads: gather(shapes, at: order),
+                        tags: gather(itemSlots, at: order)) { [store] shape, frames, entries in
+            store.classify(shape: shape, frames: frames, entries: entries)
+        }
+        addedBoxes = []
+        addedShapes = []
+        recent = PackedRTree()
+        removedSinceBuild = 0
+    }
+
+    /// Calls `body` with the shape reference of every indexed region whose box meets the query box (one
+    /// whose box is split at the antimeridian may come twice for box queries, never for point queries).
+    @inline(__always)
+    func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+        tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        forEachAddedCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+    }
+
+    /// The same for a point, from the grid instead of the main tree: calls `inside` with the slot of each
+    /// region the grid knows to contain the point, and `undecided` with the shape reference of each other
+    /// candidate.
+    @inline(__always)
+    func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (UInt32) -> Void) {
+        grid.forEach(x: x, y: y, inside: inside) { payload in
+            // A circle's entry gives its slot: only points within a hair of its boundary come here.
+            let isSlot = payload & CellEntry.circleFlag != 0
+            undecided(isSlot ? store.shapeReference(ofSlot: payload & ~CellEntry.circleFlag, part: 0) : payload)
+        }
+        forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, undecided)
+    }
+
+    @inline(__always)
+    private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+        guard !addedShapes.isEmpty else { return }
+        recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        addedBoxes.withUnsafeBufferPointer { b in
+            for item in recent.itemCount..<addedShapes.count {
+                let p = 4 * item
+                if b[p] <= maxX && b[p + 1] <= maxY && b[p + 2] >= minX && b[p + 3] >= minY { body(addedShapes[item]) }
+            }
+        }
+    }
+
+    /// Bytes held by the index and its store.
+    public var memoryFootprint: Int {
+        store.memoryFootprint + tree.memoryFootprint + grid.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
+    }
+}
+

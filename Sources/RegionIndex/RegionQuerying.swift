@@ -1,0 +1,61 @@
+import GeoWakeCore
+
+/// A region's stable handle inside one index: never reused while that index lives, so a monitor may key
+/// its state by it even as regions come and go.
+public struct RegionHandle: Hashable, Comparable, Sendable {
+    public let rawValue: UInt32
+
+    /// Only the index hands out handles; a caller cannot forge one.
+    package init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (a: RegionHandle, b: RegionHandle) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What a region carries besides its geometry.
+public struct RegionAttributes: Hashable, Sendable {
+    public var id: String
+    public var notifyOnEntry: Bool
+    public var notifyOnExit: Bool
+    /// Seconds of loitering before a `dwell` event; nil for none.
+    public var dwell: Double?
+
+    public init(id: String, notifyOnEntry: Bool = true, notifyOnExit: Bool = true, dwell: Double? = nil) {
+        self.id = id
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+        self.dwell = dwell
+    }
+}
+
+/// What the region monitor asks of a spatial index; geographic regions only (beacon regions have no geometry).
+/// Handles passed in must be the index's own: any other stops the process with a precondition message.
+public protocol RegionQuerying {
+    /// Calls `body` once for every region containing `point` (exact: geodesic circles, planar polygons).
+    func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void)
+
+    /// Calls `body` once for every region whose geometry comes within `distance` metres of `point`
+    /// (containing it, or with its boundary nearer than `distance`). May report a few more; never fewer.
+    func forEachRegion(within distance: Double, of point: Coordinate, _ body: (RegionHandle) -> Void)
+
+    /// Calls `body` once for every region that the straight segment from `a` to `b` (planar lon/lat) passes through.
+    func forEachRegion(crossedBy a: Coordinate, _ b: Coordinate, _ body: (RegionHandle) -> Void)
+
+    /// Metres from `point` to the region's boundary: negative inside, positive outside, and
+    /// `contains(region, point) == (signedDistance <= 0)` always.
+    func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double
+
+    func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool
+
+    func attributes(of region: RegionHandle) -> RegionAttributes
+
+    /// `forEachRegion(within:of:)` with each region's `signedDistance(from:to:)`.
+    func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void)
+}
+
+extension RegionQuerying {
+    public func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void) {
+        forEachRegion(within: distance, of: point) { body($0, signedDistance(from: point, to: $0)) }
+    }
+}

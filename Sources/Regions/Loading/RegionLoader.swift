@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileBytes
+import RegionIndex
+
+/// Loads regions files as the contract says: one GeoJSON FeatureCollection (or a lone Feature), or a
+/// directory of them (`*.geojson`, `*.json`, either gzip-compressed as `.gz`, in name order), ids
+/// unique across all. "-" is standard input. Any error fails the whole load.
+public enum RegionLoader {
+    /// `skipped` is told of each entry of a directory that is not read, and why; `progress` of the bytes read so
+    /// far and the bytes known so far (a directory's total grows file by file; gzip counts inflated bytes).
+    public static func load(_ path: String, options: RegionLoadOptions = RegionLoadOptions(),
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in },
+                            progress: (_ bytesRead: Int, _ bytesKnown: Int) -> Void = { _, _ in }) throws(RegionLoadError) -> RegionStore {
+        var store = RegionStore()
+        try load(path, into: &store, options: options, skipped: skipped, progress: progress)
+        store.shrinkToFit()
+        return store
+    }
+
+    /// Adds the regions of `path` to `store`; on error `store` is left as it was.
+    public static func load(_ path: String, into store: inout RegionStore, options: RegionLoadOptions = RegionLoadOptions(),
+                            skipped: (_ name: String, _ reason: String) -> Void = { _, _ in },
+                            progress: (_ bytesRead: Int, _ bytesKnown: Int) -> Void = { _, _ in }) throws(RegionLoadError) {
+        var info = stat()
+        guard path == "-" || stat(path, &info) == 0 else { throw RegionLoadError(file: path, reason: systemError()) }
+        let isDirectory = path != "-" && (info.st_mode & S_IFMT) == S_IFDIR
+        let files = isDirectory ? try regionFiles(in: path, skipped: skipped) : [path]
+        var loaded = store
+        var firstSlots: [(file: String, slot: UInt32)] = []
+        var bytesBefore = 0
+        for file in files {
+            firstSlots.append((displayName(file), UInt32(loaded.slotCount)))
+            let ingest = FeatureIngest(into: loaded, file: displayName(file), firstSlots: firstSlots)
+            loaded = RegionStore()   // the ingest's store is then the only one, and appends copy nothing
+            var readError: RegionLoadError?
+            do throws(RegionLoadError) {
+                try withContents(of: file) { (bytes) throws(RegionLoadError) in
+                    if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: file, reason: diagnosis) }
+                    let numbering = options.numberFeatures ? (isDirectory ? baseName(file) + "#" : "") : nil
+                    var reader = GeoJSONReader(bytes: bytes, file: displayName(file), idProperty: options.idProperty, numbering: numbering)
+                    let known = bytesBefore + bytes.count
+                    defer { bytesBefore = known }
+                    try reader.readFeatures(progress: { progress(bytesBefore + $0, known) }) { number, draft in
+                        guard ingest.put(number, &draft) else { throw IngestStopped() }
+                    }
+                }
+            } catch {
+                readError = error
+            }
+            // A feature that failed validation comes before whatever stopped the reader.
+            if let failure = ingest.finish() { throw failure }
+            if let readError { throw readError }
+            loaded = ingest.store
+        }
+        loaded.appendMissingBands()
+        store = loaded
+    }
+
+    /// Thrown into the reader once a feature has failed, to stop it.
+    private struct IngestStopped: Error {}
+
+    static func duplicateMessage(_ id: [UInt8], earlier: UInt32, firstSlots: [(file: String, slot: UInt32)]) -> String {
+        let text = "duplicate id \(EchoedText.quoted(id))"
+        guard let origin = firstSlots.last(where: { $0.slot <= earlier }) else { return text + " (already loaded)" }
+        return text + " (first used by feature \(earlier - origin.slot) of \(origin.file))"
+    }
+
+    static let regionFileSuffixes = [".geojson", ".json", ".geojson.gz", ".json.gz"]
+
+    static func regionFiles(in directory: String, skipped: (String, String) -> Void) throws(RegionLoadError) -> [String] {
+        guard let dir = opendir(directory) else { throw RegionLoadError(file: directory, reason: systemError()) }
+        defer { closedir(dir) }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            guard name != ".", name != ".." else { continue }
+            var info = stat()
+            let isDirectory = stat(base + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            if name.hasPrefix(".") {
+                skipped(name, "hidden")
+            } else if isDirectory {
+                skipped(name, "a directory (subdirectories are not read)")
+            } else if regionFileSuffixes.contains(where: { name.hasSuffix($0) }) {
+                names.append(name)
+            } else {
+                skipped(name, "not named *.geojson or *.json (optionally .gz)")
+            }
+        }
+        guard !names.isEmpty else { throw RegionLoadError(file: directory, reason: "no *.geojson or *.json files in the directory") }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { base + $0 }
+    }
+
+    /// The file's bytes, mapped (or read from standard input, or inflated from gzip) by `WholeFile`.
+    static func withContents(of path: String, _ body: (UnsafeRawBufferPointer) throws(RegionLoadError) -> Void) throws(RegionLoadError) {
+        do {
+            try WholeFile.withContents(of: path) { bytes in try body(bytes) }
+        } catch let error as RegionLoadError {
+            throw error
+        } catch {
+            throw RegionLoadError(file: displayName(path), reason: "\(error)")
+        }
+    }
+
+    static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+
+    static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}
