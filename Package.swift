@@ -65,7 +65,8 @@ let package = Package(
             name: "geowaked",
             dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["TestSupport", "GeoWakeDaemon", "geowaked"]),
+        .testTarget(name: "GeoWakeDaemonTests",
+                    dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber"]),
         // The subscriber library, its example and the subscriber the integration tests run.
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
@@ -73,7 +74,9 @@ let package = Package(
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
-        .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
+        // A real gpsd fed NMEA over TCP, for the GPSD and daemon tests.
+        .target(name: "GPSDTestSupport", path: "Tests/GPSDTestSupport"),
+        .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSDTestSupport", "GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: ["TestSupport", "Geofencing", "JSONLines", "CGEOS", "CIntrinsics"]),
         .testTarget(name: "LocationServicesTests", dependencies: ["LocationServices"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

@@ -15,7 +15,10 @@ public final class Daemon {
     let store: DaemonStore
     let logger: Logger
     let activation: ClientActivation
+    let limits: DaemonLimits
     var source: TraceSource?
+    let live: LiveSource?
+    var health: SourceHealth
     var regions = SharedRegions()
     var services = ClientServices()
     var connections: [Int32: Connection] = [:]
@@ -24,8 +27,18 @@ public final class Daemon {
     var sourceState = "idle"
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
-                activation: ClientActivation = NoClientActivation(), logger: Logger) throws {
+                activation: ClientActivation = NoClientActivation(), logger: Logger,
+                live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
+                limits: DaemonLimits = .init()) throws {
         self.paths = paths
+        self.live = try live.map { argument throws(ProtocolError) in
+            guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
+                throw ProtocolError("internal", "--source must be gpsd://HOST:PORT, an absolute device path or trace:FILE, not \(argument)")
+            }
+            return try LiveSource(kind)
+        }
+        self.health = SourceHealth(limits: health)
+        self.limits = limits
         self.logger = logger
         self.activation = activation
         for path in [paths.socket, paths.state] {
@@ -84,8 +97,9 @@ public final class Daemon {
                 if !connection.writeBuffer.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
+            if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = source?.delay(now: now)
+            let delay = [source?.delay(now: now), healthDelay()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -97,12 +111,14 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
+            pumpLiveSource()
             for connection in connections.values { deliver(connection) }
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }
         }
         logger.info("geowaked stopping")
+        live?.stop()
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(listener)
         unlink(paths.socket)

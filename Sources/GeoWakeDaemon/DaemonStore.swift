@@ -43,6 +43,8 @@ public final class DaemonStore {
                     description TEXT PRIMARY KEY, position INTEGER NOT NULL);
                 """)
         }
+        Daemon.registerPendingLimitMigration(&migrator)
+        ServiceMemory.registerMigration(&migrator)
         return migrator
     }
 

@@ -7,13 +7,15 @@ import GRDB
 extension Daemon {
     /// The source runs only while some enabled client has a subscription or a region.
     func updateDemand() {
-        guard source != nil else { return }
+        guard source != nil || live != nil else { return }
         let needed = !services.isEmpty || !regions.entries.isEmpty
         if needed && sourceState == "idle" {
-            source!.start(now: Self.clock())
+            source?.start(now: Self.clock())
+            live?.start()
             sourceState = "running"
         } else if !needed && sourceState == "running" {
-            source!.pause()
+            source?.pause()
+            live?.stop()
             sourceState = "idle"
         }
     }
@@ -21,17 +23,30 @@ extension Daemon {
     func processNextFix() {
         guard var source else { return }
         let fix = source.next()
+        let ended = source.ended
+        self.source = source
+        process(fix, at: Self.clock(), ended: ended) { db in
+            try DaemonStore.setSourcePosition(db, source.description, source.position)
+        }
+        if ended { sourceState = "ended" }
+    }
+
+    /// One fix through every client's regions and services; its events, region states and whatever `write` adds
+    /// commit together. A fix too inaccurate to decide region states still reaches the services.
+    func process(_ fix: Fix, at clock: Double, ended: Bool = false, write: (Database) throws -> Void = { _ in }) {
         let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        let (decides, change) = health.observe(fix, at: clock)
         var events: [(ClientKey, LaunchReason, String)] = []
-        let changes = regions.update(with: fix)
+        if let change { events += statusEvents(change, at: now) }
+        let changes = decides ? regions.update(with: fix) : []
         for change in changes {
             guard let kind = change.event else { continue }
             var writer = JSONLineWriter(reservingCapacity: 256)
             writer.regionEventLine(RegionEvent(kind: kind, regionID: change.entry.regionID, fix: fix))
             events.append((change.entry.owner, .region, ClientServices.object(&writer)))
         }
-        events += services.update(with: fix, at: now)
-        let ended = source.ended
+        let (serviceEvents, memories) = services.update(with: fix, at: now)
+        events += serviceEvents
         if ended {
             for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
                 events.append((client, .status, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
@@ -45,30 +60,25 @@ extension Daemon {
                                                change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
                 }
                 try enqueue(db, events, now: now)
-                try DaemonStore.setSourcePosition(db, source.description, source.position)
+                for memory in memories { try memory.store(db) }
+                try write(db)
                 return .commit
             }
         } catch {
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
         lastFix = fix
-        if ended { sourceState = "ended" }
-        self.source = source
         notify(events)
+    }
+
+    /// A health change as one `status` event for every client with a subscription or a region.
+    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason, String)] {
+        let event = Self.statusEvent(change.state, change.message, at: time)
+        return subscribedClients().sorted().map { ($0, .status, event) }
     }
 
     func subscribedClients() -> Set<ClientKey> {
         Set(services.byClient.keys).union(regions.entries.values.map(\.owner))
-    }
-
-    /// Writes events of enabled clients to their outboxes; call inside a write transaction.
-    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
-        for (client, _, event) in events {
-            let disabled = try Bool.fetchOne(db, sql: "SELECT disabled FROM client WHERE uid = ? AND clientID = ?",
-                                             arguments: [client.uid, client.clientID]) ?? true
-            guard !disabled else { continue }
-            try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
-        }
     }
 
     /// After the commit: wake connected clients, or tell the launcher about the others.

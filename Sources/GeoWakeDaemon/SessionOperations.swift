@@ -36,8 +36,7 @@ extension Daemon {
                 let last = try Int64.fetchOne(db, sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?",
                                               arguments: [client.uid, client.clientID]) ?? 0
                 guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-                try db.execute(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?",
-                               arguments: [client.uid, client.clientID, seq])
+                try daemon.acknowledge(db, client, through: seq)
                 return ["acked": seq, "pending": try daemon.store.pendingCount(db, client)]
             }
         },

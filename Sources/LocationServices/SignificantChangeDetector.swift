@@ -30,6 +30,29 @@ public struct SignificantChangeDetector: Sendable {
         self.configuration = configuration
     }
 
+    /// What the service remembers between fixes, so that a caller can keep it across a restart.
+    public struct Memory: Codable, Equatable, Sendable {
+        public var latitude: Double?
+        public var longitude: Double?
+        public var at: Timestamp?
+        public var lastSeen: Timestamp?
+    }
+
+    public var memory: Memory {
+        get {
+            Memory(latitude: lastReported?.coordinate.latitude, longitude: lastReported?.coordinate.longitude, at: lastReported?.at,
+                   lastSeen: lastSeen)
+        }
+        set {
+            if let latitude = newValue.latitude, let longitude = newValue.longitude, let at = newValue.at {
+                lastReported = (Coordinate(latitude: latitude, longitude: longitude), at)
+            } else {
+                lastReported = nil
+            }
+            lastSeen = newValue.lastSeen
+        }
+    }
+
     /// The fix, when it is a significant change.
     public mutating func update(with fix: Fix, at now: Timestamp) -> Fix? {
         if let lastSeen, now < lastSeen { return nil }

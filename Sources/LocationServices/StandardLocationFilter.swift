@@ -37,6 +37,29 @@ public struct StandardLocationFilter: Sendable {
         self.configuration = configuration
     }
 
+    /// What the service remembers between fixes, so that a caller can keep it across a restart.
+    public struct Memory: Codable, Equatable, Sendable {
+        public var latitude: Double?
+        public var longitude: Double?
+        public var at: Timestamp?
+        public var lastSeen: Timestamp?
+    }
+
+    public var memory: Memory {
+        get {
+            Memory(latitude: lastDelivered?.coordinate.latitude, longitude: lastDelivered?.coordinate.longitude, at: lastDelivered?.at,
+                   lastSeen: lastSeen)
+        }
+        set {
+            if let latitude = newValue.latitude, let longitude = newValue.longitude, let at = newValue.at {
+                lastDelivered = (Coordinate(latitude: latitude, longitude: longitude), at)
+            } else {
+                lastDelivered = nil
+            }
+            lastSeen = newValue.lastSeen
+        }
+    }
+
     /// The fix, when it is to be delivered.
     public mutating func update(with fix: Fix, at now: Timestamp) -> Fix? {
         if let lastSeen, now < lastSeen { return nil }

@@ -9,6 +9,7 @@ final class DaemonProcess {
 
     let directory: String
     var socket: String { directory + "/geowaked.sock" }
+    var log: String { directory + "/geowaked.log" }
     private var process: Process?
 
     init() {
@@ -21,12 +22,19 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0) throws {
+    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0, options: [String] = []) throws {
+        try start(source: "trace:" + Self.root + "/" + trace, options: ["--speed", "\(speed)"] + options)
+    }
+
+    /// Starts geowaked on `source` (gpsd://…, a device, trace:…); its log goes to `log` in the directory.
+    func start(source: String, options: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--source", "trace:" + Self.root + "/" + trace, "--speed", "\(speed)",
-                             "--socket", socket, "--state", directory + "/geowake.sqlite"]
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.arguments = ["--source", source, "--socket", socket, "--state", directory + "/geowake.sqlite"] + options
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let logFile = FileHandle(forWritingAtPath: log)
+        logFile?.seekToEndOfFile()
+        process.standardError = logFile
         try process.run()
         self.process = process
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }

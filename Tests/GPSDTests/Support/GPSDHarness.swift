@@ -1,6 +1,7 @@
 import Testing
 import GPSD
 import TestSupport
+import GPSDTestSupport
 
 /// A gpsd fed from a log by an `NMEAFeeder`, and a `GPSDSource` reading it.
 enum GPSDHarness {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import GPSDTestSupport
 #endif
 
 /// A pty pair standing in for a USB GPS: the test writes NMEA into the master, the source opens the

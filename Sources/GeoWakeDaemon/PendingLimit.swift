@@ -1,0 +1,62 @@
+import Foundation
+import GeoWakeCore
+import GRDB
+
+/// The pending-events limit. A client's pending count is `lastSeq - ackedThrough` (sequence numbers are gapless), so
+/// admitting an event costs one row read, not a count of the outbox. Events past the limit are counted in `dropped`;
+/// once there is room, an `eventsDropped` status event with that count is queued before the next event.
+extension Daemon {
+    static let pendingLimitMigration = "v2-serve-pending-limit"
+
+    static func registerPendingLimitMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(pendingLimitMigration) { db in
+            try db.execute(sql: """
+                ALTER TABLE client ADD COLUMN ackedThrough INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE client ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+                UPDATE client SET ackedThrough = lastSeq - (SELECT COUNT(*) FROM outbox
+                    WHERE outbox.uid = client.uid AND outbox.clientID = client.clientID);
+                """)
+        }
+    }
+
+    /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
+    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
+        for (client, _, event) in events {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT disabled, lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
+                """, arguments: [client.uid, client.clientID]), !(row["disabled"] as Bool) else { continue }
+            let pending: Int = row["pending"], dropped: Int = row["dropped"]
+            let room = limits.maximumPendingEvents - pending
+            guard room >= (dropped > 0 ? 2 : 1) else {
+                try db.execute(sql: "UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?",
+                               arguments: [client.uid, client.clientID])
+                continue
+            }
+            if dropped > 0 { try reportDropped(db, client, dropped, now: now) }
+            try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
+        }
+    }
+
+    /// After an ack: records it and, when events were dropped and there is room now, says so at once.
+    func acknowledge(_ db: Database, _ client: ClientKey, through seq: Int64) throws {
+        try db.execute(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?",
+                       arguments: [client.uid, client.clientID, seq])
+        try db.execute(sql: "UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?",
+                       arguments: [seq, client.uid, client.clientID])
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
+            """, arguments: [client.uid, client.clientID]) else { return }
+        let pending: Int = row["pending"], dropped: Int = row["dropped"]
+        if dropped > 0 && pending < limits.maximumPendingEvents {
+            try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
+        }
+    }
+
+    private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws {
+        var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
+        line.removeLast()
+        try DaemonStore.enqueue(db, client, event: line + ",\"dropped\":\(dropped)}", now: now.millisecondsSince1970)
+        try db.execute(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// One uid can neither see nor change another uid's clients: `geowake` run as nobody (uid 65534) through `setpriv`
+/// against a daemon where root has a client. Needs root to switch uid.
+@Suite(.serialized) struct IsolationTests {
+    /// `geowake ARGUMENTS` as uid/gid 65534; its exit status and standard output and error together.
+    static func asNobody(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", builtExecutable("geowake")] + arguments
+            + ["--socket", daemon.socket]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "switching to a second uid needs root; run as root to check isolation"))
+    func anotherUIDCanNeitherListNorReadNorDisableAClientOfRoot() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(speed: 1)
+        let owner = try RawClient(daemon.socket)
+        try owner.hello()
+        _ = try owner.request("register", ["client": "org.example.private"])
+        _ = try owner.request("monitor", ["features": ProtocolTests.regions])
+        chmod(daemon.directory, 0o755)
+
+        let clients = try Self.asNobody(daemon, ["clients"])
+        #expect(clients.status == 0, "\(clients.output)")
+        #expect(!clients.output.contains("org.example.private"))
+        let subscriptions = try Self.asNobody(daemon, ["subscriptions", "org.example.private"])
+        #expect(subscriptions.status != 0)
+        #expect(subscriptions.output.contains("unknownClient"), "\(subscriptions.output)")
+        let disable = try Self.asNobody(daemon, ["disable", "org.example.private"])
+        #expect(disable.status != 0)
+        #expect(disable.output.contains("unknownClient"), "\(disable.output)")
+
+        let mine = try owner.request("list")
+        #expect(((mine["result"] as? [String: Any])?["regions"] as? [Any])?.count == 1000)
+        let overview = try owner.request("clients")
+        let entry = ((overview["result"] as? [String: Any])?["clients"] as? [[String: Any]])?.first
+        #expect(entry?["disabled"] as? Bool == false)
+    }
+}
