@@ -38,13 +38,8 @@ extension Daemon {
         let (decides, change) = health.observe(fix, at: clock)
         var events: [(ClientKey, LaunchReason, String)] = []
         if let change { events += statusEvents(change, at: now) }
-        let changes = decides ? regions.update(with: fix) : []
-        for change in changes {
-            guard let kind = change.event else { continue }
-            var writer = JSONLineWriter(reservingCapacity: 256)
-            writer.regionEventLine(RegionEvent(kind: kind, regionID: change.entry.regionID, fix: fix))
-            events.append((change.entry.owner, .region, ClientServices.object(&writer)))
-        }
+        let changes = decides ? regions.update(with: fix, at: now) : []
+        events += Self.regionEvents(changes)
         let (serviceEvents, memories) = services.update(with: fix, at: now)
         events += serviceEvents
         if ended {
@@ -54,11 +49,7 @@ extension Daemon {
         }
         do {
             try store.queue.inTransaction { db in
-                for change in changes {
-                    try db.execute(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                   arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
-                                               change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
-                }
+                try Self.storeRegionStates(db, changes)
                 try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
@@ -69,6 +60,23 @@ extension Daemon {
         }
         lastFix = fix
         notify(events)
+    }
+
+    static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason, String)] {
+        changes.compactMap { change in
+            guard let event = change.event else { return nil }
+            var writer = JSONLineWriter(reservingCapacity: 256)
+            writer.regionEventLine(event)
+            return (change.entry.owner, .region, ClientServices.object(&writer))
+        }
+    }
+
+    static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
+        for change in changes {
+            try db.execute(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?",
+                           arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
+                                       change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
+        }
     }
 
     /// A health change as one `status` event for every client with a subscription or a region.

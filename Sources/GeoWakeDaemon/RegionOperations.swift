@@ -16,18 +16,11 @@ extension Daemon {
             for id in ids where daemon.regions.handle(client, id) == nil {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
-            let fix = daemon.lastFix
-            let now = fix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = daemon.lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
             var events: [(ClientKey, LaunchReason, String)] = []
             for id in ids {
-                guard let entry = daemon.regions.remove(client, id) else { continue }
-                if entry.state == .inside, let fix {
-                    var writer = JSONLineWriter(reservingCapacity: 256)
-                    writer.regionEventLine(RegionEvent(kind: .exit, regionID: id, fix: fix))
-                    var line = ClientServices.object(&writer)
-                    line.removeLast()
-                    events.append((client, .region, line + ",\"reason\":\"regionRemoved\"}"))
-                }
+                guard let (entry, exit) = daemon.regions.remove(client, id, at: now) else { continue }
+                events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
             }
             try daemon.storeWrite { db in
                 for id in ids {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeCore
 import GRDB
 
 /// hello, register, unregister, ack.
@@ -23,7 +24,7 @@ extension Daemon {
                     try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
                 }
             }
-            daemon.regions.removeAll(of: client)
+            daemon.regions.removeAll(of: client, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             daemon.services.removeAll(of: client)
             request.connection.client = nil
             daemon.activation.connectionClosed(client)
