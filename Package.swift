@@ -52,11 +52,13 @@ let package = Package(
         ),
         // What several test targets need: package root, temporary directories, seeded random numbers.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Opening a client's region file with the client's permissions (setfsuid), for a daemon running as root.
+        .target(name: "CPeerFiles"),
         // The daemon: store, socket server, dispatcher; the executable only parses its options.
         .target(
             name: "GeoWakeDaemon",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "CPeerFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

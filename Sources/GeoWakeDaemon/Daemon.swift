@@ -161,6 +161,7 @@ public final class Daemon {
             return
         }
         let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
+        connection.gid = UInt32(bitPattern: credentials[2])
         connections[fd] = connection
         connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
     }

@@ -3,6 +3,7 @@ import GeoWakeCore
 import JSONLines
 import Geofencing
 import GRDB
+import CPeerFiles
 
 /// monitor, stopMonitoring, regionState.
 extension Daemon {
@@ -69,7 +70,7 @@ extension Daemon {
             }
         case (nil, let file?):
             guard let path = file as? String, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
-            features = try readFeatures(path, as: request.connection.uid)
+            features = try readFeatures(path, for: request.connection)
         default:
             throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
         }
@@ -113,15 +114,20 @@ extension Daemon {
         return ["added": parsed.map(\.id)]
     }
 
-    /// Reads a GeoJSON file for a peer: only when the peer is the daemon's own uid (a root daemon reads in a child
-    /// switched to the peer's uid — not yet built, so other uids get `fileUnreadable`).
-    private func readFeatures(_ path: String, as uid: UInt32) throws(ProtocolError) -> [Any] {
-        guard uid == getuid() else {
-            throw ProtocolError("fileUnreadable", "\(path): the daemon reads files only for its own uid")
+    /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
+    /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
+    private func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> [Any] {
+        let fd: Int32
+        if connection.uid == getuid() {
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        } else if getuid() == 0 {
+            fd = geowake_open_as(path, connection.uid, connection.gid)
+        } else {
+            throw ProtocolError("fileUnreadable", "\(path): a daemon not running as root reads files only for its own uid")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProtocolError("fileUnreadable", "\(path): cannot be read")
-        }
+        guard fd >= 0 else { throw ProtocolError("fileUnreadable", "\(path): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() else { throw ProtocolError("fileUnreadable", "\(path): cannot be read") }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let features = object["features"] as? [Any] else {
             throw ProtocolError("badGeoJSON", "\(path): not a FeatureCollection")

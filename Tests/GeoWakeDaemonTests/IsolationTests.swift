@@ -46,4 +46,45 @@ import TestSupport
         let entry = ((overview["result"] as? [String: Any])?["clients"] as? [[String: Any]])?.first
         #expect(entry?["disabled"] as? Bool == false)
     }
+
+    /// `geowake-test-subscriber` as nobody, asked to monitor `file` and leave after its first event; its exit status
+    /// and standard error.
+    static func subscribeAsNobody(_ daemon: DaemonProcess, regions file: String) throws -> (status: Int32, errors: String) {
+        let output = daemon.directory + "/nobody.jsonl"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        chown(output, 65534, 65534)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", SubscriberProcess.binary,
+                             "org.example.nobody", output, "--regions", file, "--exit-after", "1"]
+        process.environment = ["GEOWAKE_SOCKET": daemon.socket]
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "reading a file as another uid needs a root daemon; run as root to check it"))
+    func aRootDaemonReadsARegionFileWithTheClientsPermissionsNotItsOwn() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(speed: 0)
+        chmod(daemon.directory, 0o755)
+        let regions = try String(contentsOfFile: DaemonProcess.root + "/regions/berlin-1k.geojson", encoding: .utf8)
+        let rootsOnly = daemon.directory + "/roots-only.geojson"
+        try regions.write(toFile: rootsOnly, atomically: false, encoding: .utf8)
+        chmod(rootsOnly, 0o600)
+        let refused = try Self.subscribeAsNobody(daemon, regions: rootsOnly)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("fileUnreadable"), "\(refused.errors)")
+
+        let nobodys = daemon.directory + "/nobodys.geojson"
+        try regions.write(toFile: nobodys, atomically: false, encoding: .utf8)
+        chmod(nobodys, 0o600)
+        chown(nobodys, 65534, 65534)
+        let accepted = try Self.subscribeAsNobody(daemon, regions: nobodys)
+        #expect(accepted.status == 0, "\(accepted.errors)")
+        #expect(SubscriberProcess.handled(daemon.directory + "/nobody.jsonl").first?["event"] as? String == "enter")
+    }
 }
