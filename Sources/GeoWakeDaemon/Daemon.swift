@@ -19,7 +19,7 @@ public final class Daemon {
     var source: TraceSource?
     let live: LiveSource?
     var health: SourceHealth
-    var regions = SharedRegions()
+    var regions: SharedRegions
     var services = ClientServices()
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
@@ -29,7 +29,7 @@ public final class Daemon {
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
-                limits: DaemonLimits = .init()) throws {
+                limits: DaemonLimits = .init(), regionRules: RegionRules = .init()) throws {
         self.paths = paths
         self.live = try live.map { argument throws(ProtocolError) in
             guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
@@ -39,6 +39,7 @@ public final class Daemon {
         }
         self.health = SourceHealth(limits: health)
         self.limits = limits
+        regions = SharedRegions(configuration: try regionRules.configuration())
         self.logger = logger
         self.activation = activation
         for path in [paths.socket, paths.state] {
@@ -99,7 +100,7 @@ public final class Daemon {
             }
             if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = [source?.delay(now: now), healthDelay()].compactMap { $0 }.min()
+            let delay = [source?.delay(now: now), healthDelay(), regionDelay()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }

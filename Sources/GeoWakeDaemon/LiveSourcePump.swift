@@ -18,6 +18,30 @@ extension Daemon {
             }
         }
         if sourceState == "running", let change = health.check(at: clock) { announce(change) }
+        if live != nil, let delay = regionDelay(), delay <= 0 { advanceRegions() }
+    }
+
+    /// Seconds until a debounced change or a dwell falls due, for a live source (a trace's next fix fires them).
+    func regionDelay() -> Double? {
+        guard live != nil, let due = regions.monitor.nextDeadline else { return nil }
+        return max(0, due.secondsSince1970 - Date().timeIntervalSince1970)
+    }
+
+    /// Fires what fell due without a fix, stored and queued like a fix's region events.
+    private func advanceRegions() {
+        let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        let changes = regions.advance(to: now)
+        let events = Self.regionEvents(changes)
+        do {
+            try store.queue.inTransaction { db in
+                try Self.storeRegionStates(db, changes)
+                try enqueue(db, events, now: now)
+                return .commit
+            }
+        } catch {
+            logger.error("cannot store region events", metadata: ["error": "\(error)"])
+        }
+        notify(events)
     }
 
     /// Seconds until the loop must look at the source's health again.

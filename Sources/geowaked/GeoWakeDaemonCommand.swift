@@ -12,6 +12,10 @@ struct GeoWakeDaemonCommand: ParsableCommand {
     @Option(help: "Seconds without a fix before subscribers get a noFix status event.") var noFixAfter: Double = 30
     @Option(help: "Horizontal accuracy in metres beyond which a fix decides no region state (poorAccuracy).") var poorAccuracy: Double = 200
     @Option(help: "Unacknowledged events per client before new ones are dropped and counted.") var maxPending: Int = 100_000
+    @Option(help: "Regions: metres an exit needs the fix outside the boundary.") var hysteresis: Double = 0
+    @Option(help: "Regions: seconds a change must hold before it is reported.") var debounce: Double = 0
+    @Flag(inversion: .prefixedNo, help: "Regions: a fix whose accuracy circle straddles a boundary decides nothing.")
+    var accuracyGating = true
     @Option(help: "Replay speed for a trace: times real time, 0 as fast as fixes are consumed.") var speed: Double = 1
     @Flag(help: "System mode: /run/geowake and /var/lib/geowake.") var system = false
     @Option(help: "Socket path.") var socket: String?
@@ -40,7 +44,8 @@ struct GeoWakeDaemonCommand: ParsableCommand {
             let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"),
                                     live: live, baudRate: baud,
                                     health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
-                                    limits: DaemonLimits(maximumPendingEvents: maxPending))
+                                    limits: DaemonLimits(maximumPendingEvents: maxPending),
+                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating))
             try daemon.run()
             Foundation.exit(0)
         } catch let error as ProtocolError {
