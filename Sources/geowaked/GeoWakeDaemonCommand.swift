@@ -22,8 +22,15 @@ struct GeoWakeDaemonCommand: ParsableCommand {
     @Option(help: "Store path (SQLite).") var state: String?
     @Option(help: "normal (synchronous=NORMAL) or full (synchronous=FULL).") var durability: String = "normal"
 
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
+
     func run() throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        guard let logThreshold = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level: no level \(logLevel)") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logThreshold
+            return handler
+        }
         var paths = DaemonPaths.standard(system: system)
         if let socket { paths.socket = socket }
         if let state { paths.state = state }
