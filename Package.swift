@@ -24,6 +24,7 @@ let package = Package(
         // The daemon's store and logs.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "GeoWakeCore"),
@@ -61,6 +62,7 @@ let package = Package(
                 "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "CPeerFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

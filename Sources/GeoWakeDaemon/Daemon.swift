@@ -3,8 +3,6 @@ import GeoWakeCore
 import GRDB
 import Logging
 
-nonisolated(unsafe) private var stopPipe: [Int32] = [-1, -1]
-
 /// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
 /// fixes and deliveries never race; every state change and its events commit in one transaction.
 public final class Daemon {
@@ -24,6 +22,8 @@ public final class Daemon {
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
     var lastFix: Fix?
+    /// `stop()` writes a byte here; the loop polls the read end.
+    private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
@@ -48,6 +48,7 @@ public final class Daemon {
                                                     attributes: [.posixPermissions: 0o700])
         }
         store = try DaemonStore(path: paths.state, durability: durability)
+        pipe(&stopPipe)
         if let trace {
             source = try TraceSource(path: trace, speed: speed, position: 0)
             source!.position = try store.sourcePosition(source!.description)
@@ -74,20 +75,10 @@ public final class Daemon {
         try services.restore(from: store)
     }
 
-    /// Serves until SIGTERM or SIGINT.
+    /// Serves on the calling thread until `stop()`; `serve()` runs it under swift-service-lifecycle.
     public func run() throws {
         try listen()
-        pipe(&stopPipe)
         signal(SIGPIPE, SIG_IGN)
-        let onSignal: @convention(c) (Int32) -> Void = { _ in var b: UInt8 = 1; _ = write(stopPipe[1], &b, 1) }
-        signal(SIGTERM, onSignal)
-        signal(SIGINT, onSignal)
-        // A parent may have spawned us with these blocked (seen under the test runner); SIGTERM must stop us.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
         while true {
             updateDemand()
@@ -123,6 +114,12 @@ public final class Daemon {
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(listener)
         unlink(paths.socket)
+    }
+
+    /// Ends `run()` after the loop's current turn; callable from any thread.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe[1], &byte, 1)
     }
 
     static func clock() -> Double {

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 @main
-struct GeoWakeDaemonCommand: ParsableCommand {
+struct GeoWakeDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "geowaked", abstract: "The geowake location daemon.")
 
     @Option(help: "gpsd://HOST:PORT[/DEVICE], a serial device path, or trace:FILE.") var source: String?
@@ -24,7 +24,7 @@ struct GeoWakeDaemonCommand: ParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
 
-    func run() throws {
+    func run() async throws {
         guard let logThreshold = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level: no level \(logLevel)") }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -53,7 +53,7 @@ struct GeoWakeDaemonCommand: ParsableCommand {
                                     health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
                                     limits: DaemonLimits(maximumPendingEvents: maxPending),
                                     regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating))
-            try daemon.run()
+            try await daemon.serve()
             Foundation.exit(0)
         } catch let error as ProtocolError {
             throw ValidationError(error.message)

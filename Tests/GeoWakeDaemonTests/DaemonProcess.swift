@@ -49,6 +49,22 @@ final class DaemonProcess {
         unlink(socket)
     }
 
+    /// Sends `signal` and waits up to `seconds`; the exit status when it exited by itself, nil otherwise
+    /// (killed by a signal, or still running, and then killed). Leaves the socket file as the daemon left it.
+    func exitStatus(after signal: Int32, within seconds: Double) -> Int32? {
+        guard let process, process.isRunning else { return nil }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        self.process = nil
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
     var isRunning: Bool { process?.isRunning ?? false }
 }
 
