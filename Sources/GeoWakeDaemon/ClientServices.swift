@@ -128,9 +128,9 @@ struct ClientServices {
         let data = Data(json.utf8), decoder = JSONDecoder()
         switch kind {
         case "standard":
-            if let memory = try? decoder.decode(StandardLocationFilter.Memory.self, from: data) { services.standard?.memory = memory }
+            if let memory = try? decoder.decode(ReportMemory.self, from: data) { services.standard?.memory = memory }
         case "significant":
-            if let memory = try? decoder.decode(SignificantChangeDetector.Memory.self, from: data) { services.significant?.memory = memory }
+            if let memory = try? decoder.decode(ReportMemory.self, from: data) { services.significant?.memory = memory }
         default:
             if let memory = try? decoder.decode(VisitDetector.Memory.self, from: data) { services.visits?.memory = memory }
         }

@@ -31,24 +31,10 @@ public struct SignificantChangeDetector: Sendable {
     }
 
     /// What the service remembers between fixes, so that a caller can keep it across a restart.
-    public struct Memory: Codable, Equatable, Sendable {
-        public var latitude: Double?
-        public var longitude: Double?
-        public var at: Timestamp?
-        public var lastSeen: Timestamp?
-    }
-
-    public var memory: Memory {
-        get {
-            Memory(latitude: lastReported?.coordinate.latitude, longitude: lastReported?.coordinate.longitude, at: lastReported?.at,
-                   lastSeen: lastSeen)
-        }
+    public var memory: ReportMemory {
+        get { ReportMemory(last: lastReported, lastSeen: lastSeen) }
         set {
-            if let latitude = newValue.latitude, let longitude = newValue.longitude, let at = newValue.at {
-                lastReported = (Coordinate(latitude: latitude, longitude: longitude), at)
-            } else {
-                lastReported = nil
-            }
+            lastReported = newValue.last
             lastSeen = newValue.lastSeen
         }
     }

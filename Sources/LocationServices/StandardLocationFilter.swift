@@ -38,24 +38,10 @@ public struct StandardLocationFilter: Sendable {
     }
 
     /// What the service remembers between fixes, so that a caller can keep it across a restart.
-    public struct Memory: Codable, Equatable, Sendable {
-        public var latitude: Double?
-        public var longitude: Double?
-        public var at: Timestamp?
-        public var lastSeen: Timestamp?
-    }
-
-    public var memory: Memory {
-        get {
-            Memory(latitude: lastDelivered?.coordinate.latitude, longitude: lastDelivered?.coordinate.longitude, at: lastDelivered?.at,
-                   lastSeen: lastSeen)
-        }
+    public var memory: ReportMemory {
+        get { ReportMemory(last: lastDelivered, lastSeen: lastSeen) }
         set {
-            if let latitude = newValue.latitude, let longitude = newValue.longitude, let at = newValue.at {
-                lastDelivered = (Coordinate(latitude: latitude, longitude: longitude), at)
-            } else {
-                lastDelivered = nil
-            }
+            lastDelivered = newValue.last
             lastSeen = newValue.lastSeen
         }
     }

@@ -136,6 +136,15 @@ final class RawClient {
         }
     }
 
+    /// A client that said hello and registered as `client` on the daemon's socket.
+    static func registered(_ daemon: DaemonProcess, as client: String) throws -> RawClient {
+        let raw = try RawClient(daemon.socket)
+        try raw.hello()
+        let reply = try raw.request("register", ["client": client])
+        #expect(reply["ok"] as? Bool == true)
+        return raw
+    }
+
     func hello() throws {
         let greeting = try #require(receive())
         #expect(greeting["type"] as? String == "hello")

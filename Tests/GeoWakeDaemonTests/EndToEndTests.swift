@@ -58,12 +58,18 @@ import TestSupport
         #expect(seqs == Array(1...max(1, seqs.count)), comment)
     }
 
-    @Test func aSubscriberHandlesTheSameRegionStandardAndSignificantEventsAsGeowakeReplay() throws {
+    /// A daemon replaying the trace at `speed`, the client subscribed, and a subscriber running until the trace ends.
+    static func replaying(speed: Double) throws -> (DaemonProcess, SubscriberProcess) {
         let daemon = DaemonProcess()
-        try daemon.start(speed: 100)
-        try Self.subscribe(daemon)
-        let subscriber = try SubscriberProcess(client: Self.client, daemon: daemon, output: daemon.directory + "/handled.jsonl",
+        try daemon.start(speed: speed)
+        try subscribe(daemon)
+        let subscriber = try SubscriberProcess(client: client, daemon: daemon, output: daemon.directory + "/handled.jsonl",
                                                options: ["--until-ended"])
+        return (daemon, subscriber)
+    }
+
+    @Test func aSubscriberHandlesTheSameRegionStandardAndSignificantEventsAsGeowakeReplay() throws {
+        let (daemon, subscriber) = try Self.replaying(speed: 100)
         #expect(subscriber.finished(within: 60), "the subscriber handled the end of the trace; log: \(daemon.log)")
         let handled = SubscriberProcess.handled(subscriber.output)
         let reference = try Self.replayed()
@@ -75,19 +81,11 @@ import TestSupport
     }
 
     @Test func theDaemonKilledAtRandomPointsAndRestartedGivesUserCodeEveryEventOnceInOrder() throws {
-        let reference = DaemonProcess()
-        try reference.start(speed: 0)
-        try Self.subscribe(reference)
-        let whole = try SubscriberProcess(client: Self.client, daemon: reference, output: reference.directory + "/handled.jsonl",
-                                          options: ["--until-ended"])
+        let (reference, whole) = try Self.replaying(speed: 0)
         #expect(whole.finished(within: 60))
         let expected = canonical(SubscriberProcess.handled(whole.output))
 
-        let daemon = DaemonProcess()
-        try daemon.start(speed: 100)
-        try Self.subscribe(daemon)
-        let subscriber = try SubscriberProcess(client: Self.client, daemon: daemon, output: daemon.directory + "/handled.jsonl",
-                                               options: ["--until-ended"])
+        let (daemon, subscriber) = try Self.replaying(speed: 100)
         var generator = SeededGenerator(seed: 13)
         for _ in 0..<4 {
             usleep(UInt32.random(in: 300_000...2_000_000, using: &generator))

@@ -5,12 +5,14 @@ import TestSupport
 /// One uid can neither see nor change another uid's clients: `geowake` run as nobody (uid 65534) through `setpriv`
 /// against a daemon where root has a client. Needs root to switch uid.
 @Suite(.serialized) struct IsolationTests {
-    /// `geowake ARGUMENTS` as uid/gid 65534; its exit status and standard output and error together.
-    static func asNobody(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// `EXECUTABLE ARGUMENTS` as uid/gid 65534 with no supplementary groups; its exit status and its standard output
+    /// and error together.
+    static func asNobody(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+        -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", builtExecutable("geowake")] + arguments
-            + ["--socket", daemon.socket]
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -20,13 +22,16 @@ import TestSupport
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// `geowake ARGUMENTS --socket …` as nobody.
+    static func asNobody(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try asNobody(builtExecutable("geowake"), arguments + ["--socket", daemon.socket])
+    }
+
     @Test(.enabled(if: getuid() == 0, "switching to a second uid needs root; run as root to check isolation"))
     func anotherUIDCanNeitherListNorReadNorDisableAClientOfRoot() throws {
         let daemon = DaemonProcess()
         try daemon.start(speed: 1)
-        let owner = try RawClient(daemon.socket)
-        try owner.hello()
-        _ = try owner.request("register", ["client": "org.example.private"])
+        let owner = try RawClient.registered(daemon, as: "org.example.private")
         _ = try owner.request("monitor", ["features": ProtocolTests.regions])
         chmod(daemon.directory, 0o755)
 
@@ -47,23 +52,13 @@ import TestSupport
         #expect(entry?["disabled"] as? Bool == false)
     }
 
-    /// `geowake-test-subscriber` as nobody, asked to monitor `file` and leave after its first event; its exit status
-    /// and standard error.
-    static func subscribeAsNobody(_ daemon: DaemonProcess, regions file: String) throws -> (status: Int32, errors: String) {
+    /// `geowake-test-subscriber` as nobody, asked to monitor `file` and leave after its first event.
+    static func subscribeAsNobody(_ daemon: DaemonProcess, regions file: String) throws -> (status: Int32, output: String) {
         let output = daemon.directory + "/nobody.jsonl"
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         chown(output, 65534, 65534)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", SubscriberProcess.binary,
-                             "org.example.nobody", output, "--regions", file, "--exit-after", "1"]
-        process.environment = ["GEOWAKE_SOCKET": daemon.socket]
-        let pipe = Pipe()
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try asNobody(SubscriberProcess.binary, ["org.example.nobody", output, "--regions", file, "--exit-after", "1"],
+                            environment: ["GEOWAKE_SOCKET": daemon.socket])
     }
 
     @Test(.enabled(if: getuid() == 0, "reading a file as another uid needs a root daemon; run as root to check it"))
@@ -77,14 +72,14 @@ import TestSupport
         chmod(rootsOnly, 0o600)
         let refused = try Self.subscribeAsNobody(daemon, regions: rootsOnly)
         #expect(refused.status != 0)
-        #expect(refused.errors.contains("fileUnreadable"), "\(refused.errors)")
+        #expect(refused.output.contains("fileUnreadable"), "\(refused.output)")
 
         let nobodys = daemon.directory + "/nobodys.geojson"
         try regions.write(toFile: nobodys, atomically: false, encoding: .utf8)
         chmod(nobodys, 0o600)
         chown(nobodys, 65534, 65534)
         let accepted = try Self.subscribeAsNobody(daemon, regions: nobodys)
-        #expect(accepted.status == 0, "\(accepted.errors)")
+        #expect(accepted.status == 0, "\(accepted.output)")
         #expect(SubscriberProcess.handled(daemon.directory + "/nobody.jsonl").first?["event"] as? String == "enter")
     }
 }

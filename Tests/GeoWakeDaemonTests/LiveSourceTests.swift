@@ -76,9 +76,7 @@ import Testing
     @Test func fixesWorseThanThePoorAccuracyLimitDecideNoRegionAndSayPoorAccuracyOnce() throws {
         let daemon = DaemonProcess()
         try daemon.start(options: ["--poor-accuracy", "0.01"])
-        let client = try RawClient(daemon.socket)
-        try client.hello()
-        _ = try client.request("register", ["client": "org.example.poor"])
+        let client = try RawClient.registered(daemon, as: "org.example.poor")
         _ = try client.request("monitor", ["features": ProtocolTests.regions])
         ProtocolTests.endOfTrace(client)
         let events = client.events.compactMap { $0["event"] as? [String: Any] }

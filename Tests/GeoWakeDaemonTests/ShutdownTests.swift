@@ -9,9 +9,7 @@ import Testing
         let daemon = DaemonProcess()
         try daemon.start(speed: 1)
         do {
-            let client = try RawClient(daemon.socket)
-            try client.hello()
-            _ = try client.request("register", ["client": "org.example.stopping"])
+            let client = try RawClient.registered(daemon, as: "org.example.stopping")
             _ = try client.request("startStandard")
             client.collectEvents(until: 1)
             #expect(daemon.exitStatus(after: signal, within: 10) == 0)
