@@ -75,7 +75,7 @@ extension Daemon {
 
     static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
         for change in changes {
-            try db.execute(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?",
+            try db.cachedStatement(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?").execute(
                            arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
                                        change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
         }
@@ -99,7 +99,7 @@ extension Daemon {
                 connection.outboxMayHaveMore = true
             } else {
                 let launch = try? store.queue.read { db in
-                    try String.fetchOne(db, sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?",
+                    try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),
                                         arguments: [client.uid, client.clientID])
                 }
                 let argv = launch.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }

@@ -22,13 +22,13 @@ extension Daemon {
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
     func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
         for (client, _, event) in events {
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT disabled, lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
-                """, arguments: [client.uid, client.clientID]), !(row["disabled"] as Bool) else { continue }
+                """), arguments: [client.uid, client.clientID]), !(row["disabled"] as Bool) else { continue }
             let pending: Int = row["pending"], dropped: Int = row["dropped"]
             let room = limits.maximumPendingEvents - pending
             guard room >= (dropped > 0 ? 2 : 1) else {
-                try db.execute(sql: "UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?",
+                try db.cachedStatement(sql: "UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?").execute(
                                arguments: [client.uid, client.clientID])
                 continue
             }
@@ -39,13 +39,13 @@ extension Daemon {
 
     /// After an ack: records it and, when events were dropped and there is room now, says so at once.
     func acknowledge(_ db: Database, _ client: ClientKey, through seq: Int64) throws {
-        try db.execute(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?",
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?").execute(
                        arguments: [client.uid, client.clientID, seq])
-        try db.execute(sql: "UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?",
+        try db.cachedStatement(sql: "UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?").execute(
                        arguments: [seq, client.uid, client.clientID])
-        guard let row = try Row.fetchOne(db, sql: """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
-            """, arguments: [client.uid, client.clientID]) else { return }
+            """), arguments: [client.uid, client.clientID]) else { return }
         let pending: Int = row["pending"], dropped: Int = row["dropped"]
         if dropped > 0 && pending < limits.maximumPendingEvents {
             try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
@@ -53,10 +53,16 @@ extension Daemon {
         }
     }
 
+    /// Unacknowledged events of a client, without counting the outbox.
+    func pending(_ db: Database, _ client: ClientKey) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT lastSeq - ackedThrough FROM client WHERE uid = ? AND clientID = ?"),
+                         arguments: [client.uid, client.clientID]) ?? 0
+    }
+
     private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws {
         var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
         line.removeLast()
         try DaemonStore.enqueue(db, client, event: line + ",\"dropped\":\(dropped)}", now: now.millisecondsSince1970)
-        try db.execute(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+        try db.cachedStatement(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
     }
 }

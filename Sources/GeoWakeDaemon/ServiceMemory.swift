@@ -25,7 +25,7 @@ struct ServiceMemory {
     }
 
     func store(_ db: Database) throws {
-        try db.execute(sql: "UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?",
+        try db.cachedStatement(sql: "UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?").execute(
                        arguments: [json, client.uid, client.clientID, kind])
     }
 }
