@@ -203,16 +203,26 @@ public final class Daemon {
     }
 
     func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
-        var object: [String: Any] = ["type": "reply", "id": id ?? NSNull()]
+        var object: [String: Any] = ["type": "reply"]
         switch result {
         case .success(let value):
             object["ok"] = true
             object["result"] = value
         case .failure(let error):
             object["ok"] = false
-            object["error"] = ["code": error.code, "message": error.message]
+            object["error"] = ["code": error.code, "message": error.message] as [String: Any]
             if error.closes { connection.closeAfterFlush = true }
         }
+        // The id is echoed as the client sent it (a parsed number, a string, null); the rest is the daemon's own.
+        let idJSON = (try? JSONSerialization.data(withJSONObject: id ?? NSNull(), options: [.fragmentsAllowed, .withoutEscapingSlashes]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var text = ""
+        if ReplyJSON.append(object, to: &text) {
+            text = "{\"id\":" + idJSON + "," + text.dropFirst() + "\n"
+            connection.send(Array(text.utf8))
+            return
+        }
+        object["id"] = id ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         connection.send(Array(data) + [UInt8(ascii: "\n")])
     }
