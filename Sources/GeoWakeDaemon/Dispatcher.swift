@@ -49,19 +49,21 @@ extension Daemon {
                 events.append((client, .status, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
+        var queued: [QueuedEvent] = []
         do {
             try store.queue.inTransaction { db in
                 try Self.storeRegionStates(db, changes)
-                try enqueue(db, events, now: now)
+                queued = try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
                 return .commit
             }
         } catch {
+            queued = []
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
         lastFix = fix
-        notify(events)
+        notify(events, queued: queued)
     }
 
     static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason, String)] {
@@ -91,12 +93,26 @@ extension Daemon {
         Set(services.byClient.keys).union(regions.entries.values.map(\.owner))
     }
 
-    /// After the commit: wake connected clients, or tell the launcher about the others.
-    func notify(_ events: [(ClientKey, LaunchReason, String)]) {
+    /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of
+    /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about clients
+    /// without a connection.
+    func notify(_ events: [(ClientKey, LaunchReason, String)], queued: [QueuedEvent] = []) {
+        var sent: Set<ClientKey> = []
+        for event in queued {
+            guard let connection = connection(for: event.client) else { continue }
+            if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
+               connection.writeBuffer.count < Connection.writeBufferLimit {
+                connection.writeBuffer.append(contentsOf: Array("{\"type\":\"event\",\"seq\":\(event.seq),\"event\":\(event.event)}\n".utf8))
+                connection.deliveredThrough = event.seq
+                sent.insert(event.client)
+            } else {
+                connection.outboxMayHaveMore = true
+            }
+        }
         var seen: Set<ClientKey> = []
         for (client, reason, _) in events where seen.insert(client).inserted {
             if let connection = connection(for: client) {
-                connection.outboxMayHaveMore = true
+                if sent.contains(client) { connection.flush() } else { connection.outboxMayHaveMore = true }
             } else {
                 let launch = try? store.queue.read { db in
                     try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),

@@ -20,7 +20,10 @@ extension Daemon {
     }
 
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
-    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
+    /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
+    @discardableResult
+    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws -> [QueuedEvent] {
+        var queued: [QueuedEvent] = []
         for (client, _, event) in events {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT disabled, lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
@@ -32,9 +35,11 @@ extension Daemon {
                                arguments: [client.uid, client.clientID])
                 continue
             }
-            if dropped > 0 { try reportDropped(db, client, dropped, now: now) }
-            try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
+            if dropped > 0 { queued.append(try reportDropped(db, client, dropped, now: now)) }
+            let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
+            queued.append(QueuedEvent(client: client, seq: seq, event: event))
         }
+        return queued
     }
 
     /// After an ack: records it and, when events were dropped and there is room now, says so at once.
@@ -48,7 +53,7 @@ extension Daemon {
             """), arguments: [client.uid, client.clientID]) else { return }
         let pending: Int = row["pending"], dropped: Int = row["dropped"]
         if dropped > 0 && pending < limits.maximumPendingEvents {
-            try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            _ = try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
         }
     }
@@ -59,10 +64,19 @@ extension Daemon {
                          arguments: [client.uid, client.clientID]) ?? 0
     }
 
-    private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws {
+    private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws -> QueuedEvent {
         var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
         line.removeLast()
-        try DaemonStore.enqueue(db, client, event: line + ",\"dropped\":\(dropped)}", now: now.millisecondsSince1970)
+        line += ",\"dropped\":\(dropped)}"
+        let seq = try DaemonStore.enqueue(db, client, event: line, now: now.millisecondsSince1970)
         try db.cachedStatement(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
+        return QueuedEvent(client: client, seq: seq, event: line)
     }
+}
+
+/// An event as committed to a client's outbox.
+struct QueuedEvent {
+    var client: ClientKey
+    var seq: Int64
+    var event: String
 }
