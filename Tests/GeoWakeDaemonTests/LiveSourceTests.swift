@@ -84,4 +84,22 @@ import Testing
         #expect(events.filter { $0["event"] as? String == "enter" }.isEmpty)
         #expect(Self.state(events.last ?? [:]) == "ended")
     }
+
+    @Test func fixesFromASerialReceiverReachASubscriberAndUnpluggingItBecomesAnUnavailableStatusEvent() throws {
+        let device = try PseudoTerminal()
+        let daemon = DaemonProcess()
+        try daemon.start(source: device.slavePath, options: ["--baud", "9600"])
+        let client = try Self.subscriber(daemon)
+        // Sixty epochs of the drive (GGA, RMC, GST), one every 20 ms, as a receiver sends them.
+        let lines = splitLines(try readFile(Self.trace)).prefix(180)
+        for start in stride(from: lines.startIndex, to: lines.endIndex, by: 3) {
+            try device.write(Array(lines[start..<min(start + 3, lines.endIndex)].joined()))
+            usleep(20_000)
+        }
+        let location = Self.awaitEvent(client, within: 20) { $0["event"] as? String == "location" }
+        #expect(location?["lat"] as? Double ?? 0 > 52, "a location event from the serial device; log: \(daemon.log)")
+        device.unplug()
+        let lost = Self.awaitEvent(client, within: 20) { Self.state($0) == "unavailable" }
+        #expect(lost != nil, "a status event saying the device is unavailable; log: \(daemon.log)")
+    }
 }
