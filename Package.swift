@@ -26,6 +26,7 @@ let package = Package(
         // The daemon's store and logs.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "GeoWakeCore"),
@@ -61,20 +62,25 @@ let package = Package(
         ),
         // What several test targets need: package root, temporary directories, seeded random numbers.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Opening a client's region file with the client's permissions (setfsuid), for a daemon running as root.
+        .target(name: "CPeerFiles"),
         // The daemon: store, socket server, dispatcher; the executable only parses its options.
         .target(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "CPeerFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "geowaked",
             dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["TestSupport", "GeoWakeDaemon", "geowaked"]),
+        .testTarget(name: "GeoWakeDaemonTests",
+                    dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber"]),
         // The subscriber library, its example and the subscriber the integration tests run.
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
@@ -82,7 +88,9 @@ let package = Package(
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
-        .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSD", "Traces", "geowake"]),
+        // A real gpsd fed NMEA over TCP, for the GPSD and daemon tests.
+        .target(name: "GPSDTestSupport", path: "Tests/GPSDTestSupport"),
+        .testTarget(name: "GPSDTests", dependencies: ["TestSupport", "GPSDTestSupport", "GPSD", "Traces", "geowake"]),
         .testTarget(name: "GeofencingTests", dependencies: [
             "TestSupport", "RegionIndex", "Regions", "Geofencing", "JSONText", "JSONLines", "CGEOS", "CIntrinsics",
         ]),

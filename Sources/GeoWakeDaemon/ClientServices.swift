@@ -5,7 +5,7 @@ import GRDB
 import LocationServices
 
 /// Each client's standard, significant-change and visit services with the options they were started with.
-/// Their detector state lives in memory only: after a restart they start afresh (see docs/durability.md).
+/// Their detectors' memories are stored with the events that changed them, so a restart continues where they were.
 struct ClientServices {
     struct Services {
         var standard: StandardLocationFilter?
@@ -75,27 +75,35 @@ struct ClientServices {
 
     mutating func removeAll(of client: ClientKey) { byClient[client] = nil }
 
-    /// The event lines one fix produces, per client.
-    mutating func update(with fix: Fix, at now: Timestamp) -> [(ClientKey, LaunchReason, String)] {
+    /// The event lines one fix produces, per client, and the detector memories it changed (to store with them).
+    mutating func update(with fix: Fix, at now: Timestamp) -> (events: [(ClientKey, LaunchReason, String)], memories: [ServiceMemory]) {
         var out: [(ClientKey, LaunchReason, String)] = []
+        var memories: [ServiceMemory] = []
         for client in byClient.keys.sorted() {
             var services = byClient[client]!
             var writer = JSONLineWriter(reservingCapacity: 256)
             if let delivered = services.standard?.update(with: fix, at: now) {
                 writer.fixEventLine("location", delivered)
                 out.append((client, .location, Self.object(&writer)))
+                memories.append(ServiceMemory(client: client, kind: "standard", services.standard!.memory))
             }
             if let delivered = services.significant?.update(with: fix, at: now) {
                 writer.fixEventLine("significant", delivered)
                 out.append((client, .significantChange, Self.object(&writer)))
+                memories.append(ServiceMemory(client: client, kind: "significant", services.significant!.memory))
             }
-            for visit in services.visits?.update(with: fix, at: now) ?? [] {
-                writer.visitLine(visit, reportedAt: now)
-                out.append((client, .visit, Self.object(&writer)))
+            if services.visits != nil {
+                let before = services.visits!.memory
+                for visit in services.visits!.update(with: fix, at: now) {
+                    writer.visitLine(visit, reportedAt: now)
+                    out.append((client, .visit, Self.object(&writer)))
+                }
+                let after = services.visits!.memory
+                if after != before { memories.append(ServiceMemory(client: client, kind: "visits", after)) }
             }
             byClient[client] = services
         }
-        return out
+        return (out, memories)
     }
 
     static func object(_ writer: inout JSONLineWriter) -> String {
@@ -105,11 +113,27 @@ struct ClientServices {
     }
 
     mutating func restore(from store: DaemonStore) throws {
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT uid, clientID, kind, options FROM subscription") }
+        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT uid, clientID, kind, options, memory FROM subscription") }
         for row in rows {
             let client = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
             let options = (try? JSONSerialization.jsonObject(with: Data((row["options"] as String).utf8))) as? [String: Any] ?? [:]
             try? start(row["kind"], options: options, for: client)
+            if let memory = row["memory"] as String? { restore(memory, kind: row["kind"], for: client) }
         }
+    }
+
+    /// Puts a stored memory back into a restored service; a memory that does not decode leaves the service fresh.
+    mutating func restore(_ json: String, kind: String, for client: ClientKey) {
+        guard var services = byClient[client] else { return }
+        let data = Data(json.utf8), decoder = JSONDecoder()
+        switch kind {
+        case "standard":
+            if let memory = try? decoder.decode(ReportMemory.self, from: data) { services.standard?.memory = memory }
+        case "significant":
+            if let memory = try? decoder.decode(ReportMemory.self, from: data) { services.significant?.memory = memory }
+        default:
+            if let memory = try? decoder.decode(VisitDetector.Memory.self, from: data) { services.visits?.memory = memory }
+        }
+        byClient[client] = services
     }
 }

@@ -7,6 +7,8 @@ final class Connection {
 
     let fd: Int32
     let uid: UInt32
+    /// The peer's primary gid, for reading its region files with its permissions.
+    var gid: UInt32 = UInt32.max
     var readBuffer: [UInt8] = []
     var writeBuffer: [UInt8] = []
     var saidHello = false

@@ -3,8 +3,6 @@ import GeoWakeCore
 import GRDB
 import Logging
 
-nonisolated(unsafe) private var stopPipe: [Int32] = [-1, -1]
-
 /// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
 /// fixes and deliveries never race; every state change and its events commit in one transaction.
 public final class Daemon {
@@ -15,17 +13,33 @@ public final class Daemon {
     let store: DaemonStore
     let logger: Logger
     let activation: ClientActivation
+    let limits: DaemonLimits
     var source: TraceSource?
-    var regions = SharedRegions()
+    let live: LiveSource?
+    var health: SourceHealth
+    var regions: SharedRegions
     var services = ClientServices()
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
     var lastFix: Fix?
+    /// `stop()` writes a byte here; the loop polls the read end.
+    private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
-                activation: ClientActivation = NoClientActivation(), logger: Logger) throws {
+                activation: ClientActivation = NoClientActivation(), logger: Logger,
+                live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
+                limits: DaemonLimits = .init(), regionRules: RegionRules = .init()) throws {
         self.paths = paths
+        self.live = try live.map { argument throws(ProtocolError) in
+            guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
+                throw ProtocolError("internal", "--source must be gpsd://HOST:PORT, an absolute device path or trace:FILE, not \(argument)")
+            }
+            return try LiveSource(kind)
+        }
+        self.health = SourceHealth(limits: health)
+        self.limits = limits
+        regions = SharedRegions(configuration: try regionRules.configuration())
         self.logger = logger
         self.activation = activation
         for path in [paths.socket, paths.state] {
@@ -34,6 +48,7 @@ public final class Daemon {
                                                     attributes: [.posixPermissions: 0o700])
         }
         store = try DaemonStore(path: paths.state, durability: durability)
+        pipe(&stopPipe)
         if let trace {
             source = try TraceSource(path: trace, speed: speed, position: 0)
             source!.position = try store.sourcePosition(source!.description)
@@ -60,20 +75,10 @@ public final class Daemon {
         try services.restore(from: store)
     }
 
-    /// Serves until SIGTERM or SIGINT.
+    /// Serves on the calling thread until `stop()`; `serve()` runs it under swift-service-lifecycle.
     public func run() throws {
         try listen()
-        pipe(&stopPipe)
         signal(SIGPIPE, SIG_IGN)
-        let onSignal: @convention(c) (Int32) -> Void = { _ in var b: UInt8 = 1; _ = write(stopPipe[1], &b, 1) }
-        signal(SIGTERM, onSignal)
-        signal(SIGINT, onSignal)
-        // A parent may have spawned us with these blocked (seen under the test runner); SIGTERM must stop us.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
         while true {
             updateDemand()
@@ -84,8 +89,9 @@ public final class Daemon {
                 if !connection.writeBuffer.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
+            if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = source?.delay(now: now)
+            let delay = [source?.delay(now: now), healthDelay(), regionDelay()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -97,15 +103,23 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
+            pumpLiveSource()
             for connection in connections.values { deliver(connection) }
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }
         }
         logger.info("geowaked stopping")
+        live?.stop()
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(listener)
         unlink(paths.socket)
+    }
+
+    /// Ends `run()` after the loop's current turn; callable from any thread.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe[1], &byte, 1)
     }
 
     static func clock() -> Double {
@@ -145,6 +159,7 @@ public final class Daemon {
             return
         }
         let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
+        connection.gid = UInt32(bitPattern: credentials[2])
         connections[fd] = connection
         connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
     }
@@ -188,16 +203,26 @@ public final class Daemon {
     }
 
     func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
-        var object: [String: Any] = ["type": "reply", "id": id ?? NSNull()]
+        var object: [String: Any] = ["type": "reply"]
         switch result {
         case .success(let value):
             object["ok"] = true
             object["result"] = value
         case .failure(let error):
             object["ok"] = false
-            object["error"] = ["code": error.code, "message": error.message]
+            object["error"] = ["code": error.code, "message": error.message] as [String: Any]
             if error.closes { connection.closeAfterFlush = true }
         }
+        // The id is echoed as the client sent it (a parsed number, a string, null); the rest is the daemon's own.
+        let idJSON = (try? JSONSerialization.data(withJSONObject: id ?? NSNull(), options: [.fragmentsAllowed, .withoutEscapingSlashes]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var text = ""
+        if ReplyJSON.append(object, to: &text) {
+            text = "{\"id\":" + idJSON + "," + text.dropFirst() + "\n"
+            connection.send(Array(text.utf8))
+            return
+        }
+        object["id"] = id ?? NSNull()
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         connection.send(Array(data) + [UInt8(ascii: "\n")])
     }

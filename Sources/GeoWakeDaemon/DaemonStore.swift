@@ -43,42 +43,44 @@ public final class DaemonStore {
                     description TEXT PRIMARY KEY, position INTEGER NOT NULL);
                 """)
         }
+        Daemon.registerPendingLimitMigration(&migrator)
+        ServiceMemory.registerMigration(&migrator)
         return migrator
     }
 
     /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
     @discardableResult
     static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64) throws -> Int64 {
-        try db.execute(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ?",
+        try db.cachedStatement(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ?").execute(
                        arguments: [key.uid, key.clientID])
-        let seq = try Int64.fetchOne(db, sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?",
+        let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                      arguments: [key.uid, key.clientID]) ?? 0
-        try db.execute(sql: "INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)").execute(
                        arguments: [key.uid, key.clientID, seq, event, now])
         return seq
     }
 
     func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [(seq: Int64, event: String)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT seq, event FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
-                """, arguments: [key.uid, key.clientID, seq, limit]).map { ($0["seq"], $0["event"]) }
+                """), arguments: [key.uid, key.clientID, seq, limit]).map { ($0["seq"], $0["event"]) }
         }
     }
 
     func pendingCount(_ db: Database, _ key: ClientKey) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE uid = ? AND clientID = ?",
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE uid = ? AND clientID = ?"),
                          arguments: [key.uid, key.clientID]) ?? 0
     }
 
     func sourcePosition(_ description: String) throws -> Int {
         try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT position FROM source WHERE description = ?", arguments: [description]) ?? -1
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM source WHERE description = ?"), arguments: [description]) ?? -1
         }
     }
 
     static func setSourcePosition(_ db: Database, _ description: String, _ position: Int) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO source (description, position) VALUES (?, ?)",
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO source (description, position) VALUES (?, ?)").execute(
                        arguments: [description, position])
     }
 }

@@ -7,13 +7,15 @@ import GRDB
 extension Daemon {
     /// The source runs only while some enabled client has a subscription or a region.
     func updateDemand() {
-        guard source != nil else { return }
+        guard source != nil || live != nil else { return }
         let needed = !services.isEmpty || !regions.entries.isEmpty
         if needed && sourceState == "idle" {
-            source!.start(now: Self.clock())
+            source?.start(now: Self.clock())
+            live?.start()
             sourceState = "running"
         } else if !needed && sourceState == "running" {
-            source!.pause()
+            source?.pause()
+            live?.stop()
             sourceState = "idle"
         }
     }
@@ -21,65 +23,99 @@ extension Daemon {
     func processNextFix() {
         guard var source else { return }
         let fix = source.next()
-        let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-        var events: [(ClientKey, LaunchReason, String)] = []
-        let changes = regions.update(with: fix)
-        for change in changes {
-            guard let kind = change.event else { continue }
-            var writer = JSONLineWriter(reservingCapacity: 256)
-            writer.regionEventLine(RegionEvent(kind: kind, regionID: change.entry.regionID, fix: fix))
-            events.append((change.entry.owner, .region, ClientServices.object(&writer)))
-        }
-        events += services.update(with: fix, at: now)
         let ended = source.ended
+        self.source = source
+        process(fix, at: Self.clock(), ended: ended) { db in
+            try DaemonStore.setSourcePosition(db, source.description, source.position)
+        }
+        if ended { sourceState = "ended" }
+    }
+
+    /// One fix through every client's regions and services; its events, region states and whatever `write` adds
+    /// commit together. A fix too inaccurate to decide region states still reaches the services.
+    func process(_ fix: Fix, at clock: Double, ended: Bool = false, write: (Database) throws -> Void = { _ in }) {
+        // The benchmark's start mark for fix-to-handler latency (CLOCK_MONOTONIC seconds), at `--log-level trace`.
+        logger.trace("fix", metadata: ["monotonic": "\(clock)"])
+        let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        let (decides, change) = health.observe(fix, at: clock)
+        var events: [(ClientKey, LaunchReason, String)] = []
+        if let change { events += statusEvents(change, at: now) }
+        let changes = decides ? regions.update(with: fix, at: now) : []
+        events += Self.regionEvents(changes)
+        let (serviceEvents, memories) = services.update(with: fix, at: now)
+        events += serviceEvents
         if ended {
             for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
                 events.append((client, .status, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
+        var queued: [QueuedEvent] = []
         do {
             try store.queue.inTransaction { db in
-                for change in changes {
-                    try db.execute(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                   arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
-                                               change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
-                }
-                try enqueue(db, events, now: now)
-                try DaemonStore.setSourcePosition(db, source.description, source.position)
+                try Self.storeRegionStates(db, changes)
+                queued = try enqueue(db, events, now: now)
+                for memory in memories { try memory.store(db) }
+                try write(db)
                 return .commit
             }
         } catch {
+            queued = []
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
         lastFix = fix
-        if ended { sourceState = "ended" }
-        self.source = source
-        notify(events)
+        notify(events, queued: queued)
+    }
+
+    static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason, String)] {
+        changes.compactMap { change in
+            guard let event = change.event else { return nil }
+            var writer = JSONLineWriter(reservingCapacity: 256)
+            writer.regionEventLine(event)
+            return (change.entry.owner, .region, ClientServices.object(&writer))
+        }
+    }
+
+    static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
+        for change in changes {
+            try db.cachedStatement(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?").execute(
+                           arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
+                                       change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
+        }
+    }
+
+    /// A health change as one `status` event for every client with a subscription or a region.
+    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason, String)] {
+        let event = Self.statusEvent(change.state, change.message, at: time)
+        return subscribedClients().sorted().map { ($0, .status, event) }
     }
 
     func subscribedClients() -> Set<ClientKey> {
         Set(services.byClient.keys).union(regions.entries.values.map(\.owner))
     }
 
-    /// Writes events of enabled clients to their outboxes; call inside a write transaction.
-    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
-        for (client, _, event) in events {
-            let disabled = try Bool.fetchOne(db, sql: "SELECT disabled FROM client WHERE uid = ? AND clientID = ?",
-                                             arguments: [client.uid, client.clientID]) ?? true
-            guard !disabled else { continue }
-            try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
+    /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of
+    /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about clients
+    /// without a connection.
+    func notify(_ events: [(ClientKey, LaunchReason, String)], queued: [QueuedEvent] = []) {
+        var sent: Set<ClientKey> = []
+        for event in queued {
+            guard let connection = connection(for: event.client) else { continue }
+            if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
+               connection.writeBuffer.count < Connection.writeBufferLimit {
+                connection.writeBuffer.append(contentsOf: Array("{\"type\":\"event\",\"seq\":\(event.seq),\"event\":\(event.event)}\n".utf8))
+                connection.deliveredThrough = event.seq
+                sent.insert(event.client)
+            } else {
+                connection.outboxMayHaveMore = true
+            }
         }
-    }
-
-    /// After the commit: wake connected clients, or tell the launcher about the others.
-    func notify(_ events: [(ClientKey, LaunchReason, String)]) {
         var seen: Set<ClientKey> = []
         for (client, reason, _) in events where seen.insert(client).inserted {
             if let connection = connection(for: client) {
-                connection.outboxMayHaveMore = true
+                if sent.contains(client) { connection.flush() } else { connection.outboxMayHaveMore = true }
             } else {
                 let launch = try? store.queue.read { db in
-                    try String.fetchOne(db, sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?",
+                    try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),
                                         arguments: [client.uid, client.clientID])
                 }
                 let argv = launch.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }

@@ -11,7 +11,7 @@ extension Daemon {
         },
         "clients": { daemon, request in ["clients": try daemon.clients(of: request.connection.uid)] },
         "status": { daemon, request in
-            var source: [String: Any] = ["description": daemon.source?.description ?? "none", "state": daemon.sourceState]
+            var source: [String: Any] = ["description": daemon.source?.description ?? daemon.live?.description ?? "none", "state": daemon.sourceStateDescription]
             if let fix = daemon.lastFix {
                 var last: [String: Any] = ["lat": fix.coordinate.latitude, "lon": fix.coordinate.longitude]
                 if let time = fix.time { last["time"] = iso8601(time) }

@@ -2,6 +2,7 @@ import Foundation
 import GeoWakeCore
 import JSONLines
 import GRDB
+import CPeerFiles
 
 /// monitor, stopMonitoring, regionState.
 extension Daemon {
@@ -15,18 +16,11 @@ extension Daemon {
             for id in ids where daemon.regions.handle(client, id) == nil {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
-            let fix = daemon.lastFix
-            let now = fix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = daemon.lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
             var events: [(ClientKey, LaunchReason, String)] = []
             for id in ids {
-                guard let entry = daemon.regions.remove(client, id) else { continue }
-                if entry.state == .inside, let fix {
-                    var writer = JSONLineWriter(reservingCapacity: 256)
-                    writer.regionEventLine(RegionEvent(kind: .exit, regionID: id, fix: fix))
-                    var line = ClientServices.object(&writer)
-                    line.removeLast()
-                    events.append((client, .region, line + ",\"reason\":\"regionRemoved\"}"))
-                }
+                guard let (entry, exit) = daemon.regions.remove(client, id, at: now) else { continue }
+                events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
             }
             try daemon.storeWrite { db in
                 for id in ids {
@@ -75,7 +69,7 @@ extension Daemon {
             }
         case (nil, let file?):
             guard let path = file as? String, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
-            features = try readFeatures(path, as: request.connection.uid)
+            features = try readFeatures(path, for: request.connection)
         default:
             throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
         }
@@ -119,15 +113,20 @@ extension Daemon {
         return ["added": parsed.map(\.id)]
     }
 
-    /// Reads a GeoJSON file for a peer: only when the peer is the daemon's own uid (a root daemon reads in a child
-    /// switched to the peer's uid — not yet built, so other uids get `fileUnreadable`).
-    private func readFeatures(_ path: String, as uid: UInt32) throws(ProtocolError) -> [Any] {
-        guard uid == getuid() else {
-            throw ProtocolError("fileUnreadable", "\(path): the daemon reads files only for its own uid")
+    /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
+    /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
+    private func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> [Any] {
+        let fd: Int32
+        if connection.uid == getuid() {
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        } else if getuid() == 0 {
+            fd = geowake_open_as(path, connection.uid, connection.gid)
+        } else {
+            throw ProtocolError("fileUnreadable", "\(path): a daemon not running as root reads files only for its own uid")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProtocolError("fileUnreadable", "\(path): cannot be read")
-        }
+        guard fd >= 0 else { throw ProtocolError("fileUnreadable", "\(path): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() else { throw ProtocolError("fileUnreadable", "\(path): cannot be read") }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let features = object["features"] as? [Any] else {
             throw ProtocolError("badGeoJSON", "\(path): not a FeatureCollection")

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeCore
 import GRDB
 
 /// hello, register, unregister, ack.
@@ -20,10 +21,10 @@ extension Daemon {
             let client = try request.client()
             try daemon.storeWrite { db in
                 for table in ["outbox", "region", "subscription", "client"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
                 }
             }
-            daemon.regions.removeAll(of: client)
+            daemon.regions.removeAll(of: client, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             daemon.services.removeAll(of: client)
             request.connection.client = nil
             daemon.activation.connectionClosed(client)
@@ -33,12 +34,11 @@ extension Daemon {
             let client = try request.client()
             let seq = try request.integer("seq")
             return try daemon.storeWrite { db in
-                let last = try Int64.fetchOne(db, sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?",
+                let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                               arguments: [client.uid, client.clientID]) ?? 0
                 guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-                try db.execute(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?",
-                               arguments: [client.uid, client.clientID, seq])
-                return ["acked": seq, "pending": try daemon.store.pendingCount(db, client)]
+                try daemon.acknowledge(db, client, through: seq)
+                return ["acked": seq, "pending": try daemon.pending(db, client)]
             }
         },
     ]
@@ -69,22 +69,22 @@ extension Daemon {
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
         guard connection(for: key) == nil else { throw ProtocolError("clientBusy", "another connection is registered as \(clientID)") }
         let result: [String: Any] = try storeWrite { db in
-            let existing = try Row.fetchOne(db, sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?",
+            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                             arguments: [key.uid, key.clientID])
             if let existing {
                 guard !(existing["disabled"] as Bool) else { throw ProtocolError("clientDisabled", "\(clientID) is disabled") }
                 if let launchJSON {
-                    try db.execute(sql: "UPDATE client SET launch = ? WHERE uid = ? AND clientID = ?", arguments: [launchJSON, key.uid, key.clientID])
+                    try db.cachedStatement(sql: "UPDATE client SET launch = ? WHERE uid = ? AND clientID = ?").execute(arguments: [launchJSON, key.uid, key.clientID])
                 }
                 if let optionsJSON {
-                    try db.execute(sql: "UPDATE client SET options = ? WHERE uid = ? AND clientID = ?", arguments: [optionsJSON, key.uid, key.clientID])
+                    try db.cachedStatement(sql: "UPDATE client SET options = ? WHERE uid = ? AND clientID = ?").execute(arguments: [optionsJSON, key.uid, key.clientID])
                 }
             } else {
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM client WHERE uid = ?", arguments: [key.uid]) ?? 0
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM client WHERE uid = ?"), arguments: [key.uid]) ?? 0
                 guard count < Self.maximumClientsPerUID else {
                     throw ProtocolError("tooManyClients", "uid \(key.uid) has \(Self.maximumClientsPerUID) clients already")
                 }
-                try db.execute(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)",
+                try db.cachedStatement(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)").execute(
                                arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
             }
             return ["client": clientID, "created": existing == nil, "pending": try store.pendingCount(db, key),

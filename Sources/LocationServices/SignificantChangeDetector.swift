@@ -32,6 +32,15 @@ public struct SignificantChangeDetector: Sendable {
         self.configuration = configuration
     }
 
+    /// What the service remembers between fixes, so that a caller can keep it across a restart.
+    public var memory: ReportMemory {
+        get { ReportMemory(last: lastReported, lastSeen: lastSeen) }
+        set {
+            lastReported = newValue.last
+            lastSeen = newValue.lastSeen
+        }
+    }
+
     /// The fix, when it is a significant change.
     public mutating func update(with fix: Fix, at now: Timestamp) -> Fix? {
         if let lastSeen, now < lastSeen { return nil }

@@ -39,6 +39,15 @@ public struct StandardLocationFilter: Sendable {
         self.configuration = configuration
     }
 
+    /// What the service remembers between fixes, so that a caller can keep it across a restart.
+    public var memory: ReportMemory {
+        get { ReportMemory(last: lastDelivered, lastSeen: lastSeen) }
+        set {
+            lastDelivered = newValue.last
+            lastSeen = newValue.lastSeen
+        }
+    }
+
     /// The fix, when it is to be delivered.
     public mutating func update(with fix: Fix, at now: Timestamp) -> Fix? {
         if let lastSeen, now < lastSeen { return nil }

@@ -27,7 +27,7 @@ public struct VisitDetector: Sendable {
     }
 
     /// One stay, its centre accumulated as a mean of offsets from the anchor so that it holds across the antimeridian.
-    private struct Stay: Sendable {
+    private struct Stay: Sendable, Equatable {
         let anchor: Coordinate
         let arrival: Timestamp
         var lastInside: Timestamp
@@ -63,6 +63,42 @@ public struct VisitDetector: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+    }
+
+    /// What the detector remembers between fixes, so that a caller can keep it across a restart.
+    public struct Memory: Codable, Equatable, Sendable {
+        public struct Stay: Codable, Equatable, Sendable {
+            var anchorLatitude, anchorLongitude: Double
+            var arrival, lastInside: Timestamp
+            var latitudeOffsets, longitudeOffsets: Double
+            var count: Int
+            var hasArrived: Bool
+        }
+
+        public var stay: Stay?
+        public var lastSeen: Timestamp?
+    }
+
+    public var memory: Memory {
+        get {
+            Memory(stay: stay.map {
+                Memory.Stay(anchorLatitude: $0.anchor.latitude, anchorLongitude: $0.anchor.longitude, arrival: $0.arrival,
+                            lastInside: $0.lastInside, latitudeOffsets: $0.latitudeOffsets,
+                            longitudeOffsets: $0.longitudeOffsets, count: $0.count, hasArrived: $0.hasArrived)
+            }, lastSeen: lastSeen)
+        }
+        set {
+            stay = newValue.stay.map {
+                var stay = Stay(anchor: Coordinate(latitude: $0.anchorLatitude, longitude: $0.anchorLongitude), at: $0.arrival)
+                stay.lastInside = $0.lastInside
+                stay.latitudeOffsets = $0.latitudeOffsets
+                stay.longitudeOffsets = $0.longitudeOffsets
+                stay.count = $0.count
+                stay.hasArrived = $0.hasArrived
+                return stay
+            }
+            lastSeen = newValue.lastSeen
+        }
     }
 
     /// The visit currently reported as arrived, if any.

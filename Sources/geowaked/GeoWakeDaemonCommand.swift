@@ -4,33 +4,56 @@ import Foundation
 import Logging
 
 @main
-struct GeoWakeDaemonCommand: ParsableCommand {
+struct GeoWakeDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "geowaked", abstract: "The geowake location daemon.")
 
-    @Option(help: "trace:FILE (gpsd:// and serial devices are not wired in yet).") var source: String?
+    @Option(help: "gpsd://HOST:PORT[/DEVICE], a serial device path, or trace:FILE.") var source: String?
+    @Option(help: "Baud rate of a serial device.") var baud: Int = 4800
+    @Option(help: "Seconds without a fix before subscribers get a noFix status event.") var noFixAfter: Double = 30
+    @Option(help: "Horizontal accuracy in metres beyond which a fix decides no region state (poorAccuracy).") var poorAccuracy: Double = 200
+    @Option(help: "Unacknowledged events per client before new ones are dropped and counted.") var maxPending: Int = 100_000
+    @Option(help: "Regions: metres an exit needs the fix outside the boundary.") var hysteresis: Double = 0
+    @Option(help: "Regions: seconds a change must hold before it is reported.") var debounce: Double = 0
+    @Flag(inversion: .prefixedNo, help: "Regions: a fix whose accuracy circle straddles a boundary decides nothing.")
+    var accuracyGating = true
     @Option(help: "Replay speed for a trace: times real time, 0 as fast as fixes are consumed.") var speed: Double = 1
     @Flag(help: "System mode: /run/geowake and /var/lib/geowake.") var system = false
     @Option(help: "Socket path.") var socket: String?
     @Option(help: "Store path (SQLite).") var state: String?
     @Option(help: "normal (synchronous=NORMAL) or full (synchronous=FULL).") var durability: String = "normal"
 
-    func run() throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
+
+    func run() async throws {
+        guard let logThreshold = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level: no level \(logLevel)") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = logThreshold
+            return handler
+        }
         var paths = DaemonPaths.standard(system: system)
         if let socket { paths.socket = socket }
         if let state { paths.state = state }
         guard let level = DaemonStore.Durability(rawValue: durability) else {
             throw ValidationError("--durability must be normal or full, not \(durability)")
         }
-        var trace: String?
-        if let source {
-            guard source.hasPrefix("trace:") else { throw ValidationError("--source: only trace:FILE is supported so far, not \(source)") }
+        var trace: String?, live: String?
+        if let source, source.hasPrefix("trace:") {
             trace = String(source.dropFirst(6))
+        } else {
+            live = source
         }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be a number >= 0") }
+        guard noFixAfter > 0, noFixAfter.isFinite else { throw ValidationError("--no-fix-after must be a number > 0") }
+        guard poorAccuracy > 0, poorAccuracy.isFinite else { throw ValidationError("--poor-accuracy must be a number > 0") }
+        guard maxPending >= 2 else { throw ValidationError("--max-pending must be at least 2") }
         do {
-            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"))
-            try daemon.run()
+            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"),
+                                    live: live, baudRate: baud,
+                                    health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
+                                    limits: DaemonLimits(maximumPendingEvents: maxPending),
+                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating))
+            try await daemon.serve()
             Foundation.exit(0)
         } catch let error as ProtocolError {
             throw ValidationError(error.message)

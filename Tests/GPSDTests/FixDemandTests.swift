@@ -3,6 +3,7 @@ import Dispatch
 @testable import GPSD
 import Synchronization
 import Testing
+import GPSDTestSupport
 
 /// A worker with no connection: the test publishes fixes itself.
 private final class IdleWorker: SourceWorker {

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 @testable import GPSD
 import Testing
+import GPSDTestSupport
 
 /// Connecting to gpsd must never hold a source's worker where a stop cannot reach it.
 @Suite struct GPSDConnectProbeTests {

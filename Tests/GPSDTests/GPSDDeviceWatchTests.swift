@@ -1,6 +1,7 @@
 import GPSD
 import Testing
 import TestSupport
+import GPSDTestSupport
 
 @Suite struct GPSDDeviceWatchTests {
     @Test("Watching one device by its gpsd path delivers that device's fixes")

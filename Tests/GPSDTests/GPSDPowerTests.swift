@@ -1,6 +1,7 @@
 import GPSD
 import Testing
 import TestSupport
+import GPSDTestSupport
 
 @Suite struct GPSDPowerTests {
     @Test("gpsd releases the device only when the last consumer stops iterating")

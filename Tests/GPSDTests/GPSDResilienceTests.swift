@@ -4,6 +4,7 @@ import Glibc
 import GPSD
 import Testing
 import TestSupport
+import GPSDTestSupport
 
 @Suite struct GPSDResilienceTests {
     static let ublox = gpsdTraces + "/ublox-neo-m9n-nmea.log"

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 import TestSupport
+import GPSDTestSupport
 
 /// `geowake fixes` on live sources, run as the built executable.
 @Suite struct LiveFixesCommandTests {

@@ -3,6 +3,7 @@ import GPSD
 import Testing
 import Traces
 import TestSupport
+import GPSDTestSupport
 
 @Suite struct SerialNMEASourceTests {
     static let log = gpsdTraces + "/bu353s4.log"

@@ -9,6 +9,7 @@ final class DaemonProcess {
 
     let directory: String
     var socket: String { directory + "/geowaked.sock" }
+    var log: String { directory + "/geowaked.log" }
     private var process: Process?
 
     init() {
@@ -21,12 +22,19 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0) throws {
+    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0, options: [String] = []) throws {
+        try start(source: "trace:" + Self.root + "/" + trace, options: ["--speed", "\(speed)"] + options)
+    }
+
+    /// Starts geowaked on `source` (gpsd://…, a device, trace:…); its log goes to `log` in the directory.
+    func start(source: String, options: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--source", "trace:" + Self.root + "/" + trace, "--speed", "\(speed)",
-                             "--socket", socket, "--state", directory + "/geowake.sqlite"]
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.arguments = ["--source", source, "--socket", socket, "--state", directory + "/geowake.sqlite"] + options
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let logFile = FileHandle(forWritingAtPath: log)
+        logFile?.seekToEndOfFile()
+        process.standardError = logFile
         try process.run()
         self.process = process
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
@@ -39,6 +47,22 @@ final class DaemonProcess {
         process.waitUntilExit()
         self.process = nil
         unlink(socket)
+    }
+
+    /// Sends `signal` and waits up to `seconds`; the exit status when it exited by itself, nil otherwise
+    /// (killed by a signal, or still running, and then killed). Leaves the socket file as the daemon left it.
+    func exitStatus(after signal: Int32, within seconds: Double) -> Int32? {
+        guard let process, process.isRunning else { return nil }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        self.process = nil
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
@@ -110,6 +134,15 @@ final class RawClient {
         while events.count < count, let message = receive() {
             if message["type"] as? String == "event" { events.append(message) }
         }
+    }
+
+    /// A client that said hello and registered as `client` on the daemon's socket.
+    static func registered(_ daemon: DaemonProcess, as client: String) throws -> RawClient {
+        let raw = try RawClient(daemon.socket)
+        try raw.hello()
+        let reply = try raw.request("register", ["client": client])
+        #expect(reply["ok"] as? Bool == true)
+        return raw
     }
 
     func hello() throws {

@@ -4,6 +4,7 @@ import Glibc
 import GeoWakeCore
 import Synchronization
 import TestSupport
+import GPSDTestSupport
 
 /// gpsd's regression logs, copied into the test fixtures (see their README).
 let gpsdTraces = packageRoot + "/Tests/Fixtures/gpsd"

@@ -2,6 +2,7 @@ import GeoWakeCore
 import Testing
 import GPSD
 import TestSupport
+import GPSDTestSupport
 
 /// A gpsd fed from a log by an `NMEAFeeder`, and a `GPSDSource` reading it.
 enum GPSDHarness {

@@ -5,8 +5,9 @@ import GeoWake
 import GeoWakeCore
 
 /// The integration tests' subscriber: `geowake-test-subscriber CLIENT OUTPUT [--regions FILE] [--standard]
-/// [--significant] [--crash-after N] [--slow] [--exit-after N]`. Appends each handled event's object, with its
-/// seq, as a JSON line to OUTPUT (flushed before the handler returns, so a line means the body ran).
+/// [--significant] [--crash-after N] [--slow] [--exit-after N] [--until-ended]`. Appends each handled event's object,
+/// with its seq, as a JSON line to OUTPUT (flushed before the handler returns, so a line means the body ran).
+/// `--until-ended` leaves after handling the trace's `ended` status event.
 @main
 struct TestSubscriber {
     static func main() async {
@@ -25,6 +26,7 @@ struct TestSubscriber {
         let crashAfter = option("--crash-after").flatMap(Int.init)
         let exitAfter = option("--exit-after").flatMap(Int.init)
         let standard = flag("--standard"), significant = flag("--significant"), slow = flag("--slow")
+        let untilEnded = flag("--until-ended")
         guard arguments.count == 2 else { fail("usage: geowake-test-subscriber CLIENT OUTPUT [options]") }
         let output = open(arguments[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard output >= 0 else { fail("cannot open \(arguments[1])") }
@@ -51,6 +53,7 @@ struct TestSubscriber {
                 if slow { usleep(50_000) }
                 if handled == crashAfter { kill(getpid(), SIGKILL) }
                 if handled == exitAfter { break }
+                if untilEnded, case .status(let status) = event.kind, status.state == "ended" { break }
             }
             manager.stop()
         } catch {

@@ -1,21 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import GPSD
+import Foundation
 import Synchronization
 
 /// The far end of gpsd's `tcp://` source: serves NMEA lines, one every `delay`, to whoever connects
 /// (gpsd connects only while a client watches). Successive connections continue where the last one
 /// stopped, so a restarted gpsd picks the log up again instead of replaying it. The connection stays open
 /// after the last line, since a closed source makes gpsd reconnect.
-final class NMEAFeeder: Sendable {
+public final class NMEAFeeder: Sendable {
     private struct State {
         var nextLine = 0
         var connections = 0
         var stopped = false
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let lines: [[UInt8]]
     private let delay: Duration
@@ -24,15 +24,15 @@ final class NMEAFeeder: Sendable {
     /// Closes the connection after the last line and accepts no more: the device is unplugged for good.
     private let hangsUpAtEnd: Bool
 
-    init(lines: [[UInt8]], delay: Duration, hangsUpAtEnd: Bool = false) throws {
+    public init(lines: [[UInt8]], delay: Duration, hangsUpAtEnd: Bool = false) throws {
         (listener, port) = try boundLoopbackSocket(backlog: 4)
         self.lines = lines
         self.delay = delay
         self.hangsUpAtEnd = hangsUpAtEnd
-        startWorkerThread { [self] in acceptLoop() }
+        Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    convenience init(contentsOf path: String, delay: Duration, hangsUpAtEnd: Bool = false) throws {
+    public convenience init(contentsOf path: String, delay: Duration, hangsUpAtEnd: Bool = false) throws {
         try self.init(lines: splitLines(try readFile(path)), delay: delay, hangsUpAtEnd: hangsUpAtEnd)
     }
 
@@ -40,11 +40,11 @@ final class NMEAFeeder: Sendable {
         stop()
     }
 
-    var connections: Int { state.withLock { $0.connections } }
-    var linesSent: Int { state.withLock { $0.nextLine } }
-    var finishedSending: Bool { linesSent == lines.count }
+    public var connections: Int { state.withLock { $0.connections } }
+    public var linesSent: Int { state.withLock { $0.nextLine } }
+    public var finishedSending: Bool { linesSent == lines.count }
 
-    func stop() {
+    public func stop() {
         let wasStopped = state.withLock { state in
             defer { state.stopped = true }
             return state.stopped
@@ -103,7 +103,7 @@ extension Duration {
     }
 }
 
-func readFile(_ path: String) throws -> [UInt8] {
+public func readFile(_ path: String) throws -> [UInt8] {
     guard let file = fopen(path, "rb") else { throw TestFailure("cannot open \(path)") }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -117,7 +117,7 @@ func readFile(_ path: String) throws -> [UInt8] {
 }
 
 /// Lines with their terminators kept, so the receiver sees the log's own framing.
-func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
+public func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
     var lines: [[UInt8]] = []
     var start = 0
     for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A loopback TCP socket bound to a port the kernel chose; listening when `backlog` is given.
-func boundLoopbackSocket(backlog: Int32? = nil) throws -> (descriptor: Int32, port: Int) {
+public func boundLoopbackSocket(backlog: Int32? = nil) throws -> (descriptor: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var on: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -25,21 +25,21 @@ func boundLoopbackSocket(backlog: Int32? = nil) throws -> (descriptor: Int32, po
 }
 
 /// A port that was free a moment ago, for programs (gpsd) that insist on being told one.
-func freePort() throws -> Int {
+public func freePort() throws -> Int {
     let (fd, port) = try boundLoopbackSocket()
     close(fd)
     return port
 }
 
 /// Whether something accepts TCP connections on the loopback port.
-func isListening(port: Int) -> Bool {
+public func isListening(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     return connectLoopback(fd, port: port)
 }
 
 /// Connects the socket to the loopback port, blocking; whether it succeeded.
-func connectLoopback(_ fd: Int32, port: Int) -> Bool {
+public func connectLoopback(_ fd: Int32, port: Int) -> Bool {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -52,7 +52,7 @@ func connectLoopback(_ fd: Int32, port: Int) -> Bool {
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
+public func eventually(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

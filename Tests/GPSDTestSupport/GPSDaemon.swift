@@ -4,12 +4,12 @@ import Glibc
 
 /// A real gpsd with no hardware: its only device is `tcp://127.0.0.1:FEEDPORT`, which it opens when
 /// a client watches. Debug level 4 makes it log when it releases a device nobody watches.
-final class GPSDaemon {
-    let port: Int
-    let logPath: String
+public final class GPSDaemon {
+    public let port: Int
+    public let logPath: String
     private let process: ChildProcess
 
-    init(feedPort: Int, logPath: String, port requestedPort: Int? = nil) async throws {
+    public init(feedPort: Int, logPath: String, port requestedPort: Int? = nil) async throws {
         self.logPath = logPath
         // The free port can be taken between the check and gpsd's bind; then gpsd exits and we retry.
         for _ in 0..<5 {
@@ -29,14 +29,14 @@ final class GPSDaemon {
 
     deinit { process.kill(signal: SIGKILL) }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
-    func kill(signal: Int32 = SIGKILL) {
+    public func kill(signal: Int32 = SIGKILL) {
         process.kill(signal: signal)
     }
 
     /// gpsd's log so far.
-    func log() -> String {
+    public func log() -> String {
         (try? readFile(logPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }

@@ -4,11 +4,11 @@ import Glibc
 
 /// A pty pair standing in for a USB GPS: the test writes NMEA into the master, the source opens the
 /// slave by path. Closing the master is unplugging the device.
-final class PseudoTerminal {
-    private(set) var master: Int32
-    let slavePath: String
+public final class PseudoTerminal {
+    public private(set) var master: Int32
+    public let slavePath: String
 
-    init() throws {
+    public init() throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else {
@@ -27,7 +27,7 @@ final class PseudoTerminal {
 
     deinit { unplug() }
 
-    func write(_ bytes: [UInt8]) throws {
+    public func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
@@ -40,20 +40,20 @@ final class PseudoTerminal {
     }
 
     /// Whether some process has the slave open (the master sees no hangup).
-    var isSlaveOpen: Bool {
+    public var isSlaveOpen: Bool {
         var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         _ = poll(&entry, 1, 0)
         return entry.revents & Int16(POLLHUP) == 0
     }
 
-    func unplug() {
+    public func unplug() {
         guard master >= 0 else { return }
         close(master)
         master = -1
     }
 
     /// Points `link` at this pty's slave, replacing any previous target in one step.
-    func link(at link: String) throws {
+    public func link(at link: String) throws {
         let temporary = link + ".new"
         unlink(temporary)
         guard symlink(slavePath, temporary) == 0, rename(temporary, link) == 0 else {

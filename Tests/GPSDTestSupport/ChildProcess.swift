@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// A program the tests start; killed when the value goes away, so a failing test leaves nothing behind.
-final class ChildProcess: @unchecked Sendable {
-    let pid: pid_t
+public final class ChildProcess: @unchecked Sendable {
+    public let pid: pid_t
     private var reaped = false
 
     /// Starts `arguments[0]` (looked up in PATH) with stdout appended to `outputPath`, and stderr
     /// to `errorPath` or the same file.
-    init(_ arguments: [String], outputPath: String, errorPath: String? = nil) throws {
+    public init(_ arguments: [String], outputPath: String, errorPath: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,7 +30,7 @@ final class ChildProcess: @unchecked Sendable {
 
     deinit { kill(signal: SIGKILL) }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         guard !reaped else { return false }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
@@ -38,7 +38,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the process to end.
-    func kill(signal: Int32 = SIGTERM) {
+    public func kill(signal: Int32 = SIGTERM) {
         guard !reaped else { return }
         _ = Glibc.kill(pid, signal)
         var status: Int32 = 0
@@ -47,7 +47,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and returns the exit status; see `exitStatus(within:)`.
-    func interrupt(_ signal: Int32, timeout: Duration) async -> Int32? {
+    public func interrupt(_ signal: Int32, timeout: Duration) async -> Int32? {
         guard !reaped else { return nil }
         _ = Glibc.kill(pid, signal)
         return await exitStatus(within: timeout)
@@ -55,7 +55,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The exit status, or nil when the process did not exit within `timeout` (it is then killed)
     /// or died of a signal.
-    func exitStatus(within timeout: Duration) async -> Int32? {
+    public func exitStatus(within timeout: Duration) async -> Int32? {
         guard !reaped else { return nil }
         let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
@@ -72,7 +72,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# geowaked under load, with a Python driver of raw protocol clients (Benchmarks/daemon_load.py) that ack each event
+# as soon as they read it. Uses only the repository's trace (traces/berlin-drive.nmea, 1,200 fixes at 1 Hz).
+#   swift build -c release --product geowaked
+#   Benchmarks/daemon.sh [latency|load|outbox ...]      (default: all three)
+#   latency: one subscriber with standard updates, the trace at 10 fixes/s; from the daemon taking a fix (its trace
+#            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
+#   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
+#            (from /proc/PID/stat) and RSS every 10 s.
+#   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
+#            outbox, each acked by its client on receipt.
+# Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+G=$PWD/.build/release/geowaked
+[ -x "$G" ] || { echo "build first: swift build -c release --product geowaked" >&2; exit 1; }
+PINNED=$(mktemp)
+trap 'rm -f "$PINNED"' EXIT
+printf '#!/bin/sh\nexec taskset -c %s %s "$@"\n' "${CPU:-0}" "$G" > "$PINNED"
+chmod +x "$PINNED"
+for mode in ${@:-latency load outbox}; do
+  python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "$PWD/traces/berlin-drive.nmea"
+done

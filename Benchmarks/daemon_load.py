@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Load driver for geowaked: raw protocol clients (JSON lines over the Unix socket) that ack every event on receipt.
+
+    daemon_load.py latency GEOWAKED TRACE   fix-to-handler latency, p50/p99 (one subscriber, standard updates)
+    daemon_load.py load GEOWAKED TRACE      1,000 clients x 100 regions at 10 fixes/s: daemon CPU % and RSS over time
+    daemon_load.py outbox GEOWAKED TRACE    events/s through the outbox with an ack per event (100 clients)
+"""
+import json
+import os
+import random
+import resource
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+
+class Client:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = 0
+        self.last_event = None
+
+    def send(self, **request):
+        self.next_id += 1
+        request["id"] = self.next_id
+        self.sock.sendall(json.dumps(request).encode() + b"\n")
+        return self.next_id
+
+    def lines(self):
+        """Whatever complete lines can be read now (blocks until at least one byte)."""
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            raise EOFError
+        self.buffer += chunk
+        *complete, self.buffer = self.buffer.split(b"\n")
+        return [json.loads(line) for line in complete if line]
+
+    def reply(self, request_id):
+        while True:
+            for message in self.lines():
+                if message.get("type") == "reply" and message.get("id") == request_id:
+                    if not message.get("ok"):
+                        raise RuntimeError(f"request {request_id}: {message}")
+                    return message
+                if message.get("type") == "event":
+                    self.handle(message)
+
+    def request(self, op, **fields):
+        return self.reply(self.send(op=op, **fields))
+
+    def handle(self, message):
+        self.events += 1
+        self.last_event = message["event"]
+        self.send(op="ack", seq=message["seq"])
+
+    def start(self, client_id):
+        self.lines()  # the server's hello
+        self.request("hello", protocol=1)
+        self.request("register", client=client_id)
+
+
+def start_daemon(geowaked, trace, speed, directory, extra=()):
+    log = open(os.path.join(directory, "geowaked.log"), "w")
+    socket_path = os.path.join(directory, "geowaked.sock")
+    process = subprocess.Popen([geowaked, "--source", f"trace:{trace}", "--speed", str(speed), "--socket", socket_path,
+                                "--state", os.path.join(directory, "geowake.sqlite"), *extra], stderr=log)
+    for _ in range(500):
+        if os.path.exists(socket_path):
+            break
+        time.sleep(0.01)
+    return process, socket_path
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def latency(geowaked, trace, directory):
+    process, path = start_daemon(geowaked, trace, 10, directory, ["--log-level", "trace"])
+    received = []
+    try:
+        client = Client(path)
+        client.start("bench.latency")
+        client.request("startStandard")
+        ended = False
+        while not ended:
+            for message in client.lines():
+                if message.get("type") != "event":
+                    continue
+                now = time.monotonic()
+                event = message["event"]
+                if event["event"] == "location":
+                    received.append(now)
+                client.handle(message)
+                ended = event.get("state") == "ended"
+    finally:
+        process.terminate()
+        process.wait()
+    marks = []
+    for line in open(os.path.join(directory, "geowaked.log")):
+        if "monotonic=" in line and line.rstrip().endswith("fix"):
+            marks.append(float(line.split("monotonic=")[1].split()[0]))
+    # The first fix is taken while startStandard's reply is written: every later fix pairs with its event.
+    pairs = list(zip(marks[-len(received):], received))
+    latencies = [(handled - taken) * 1000 for taken, handled in pairs]
+    print(f"latency: {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
+          f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")
+
+
+def regions_for(client_number, count, generator):
+    """Circles and squares of 30-300 m scattered over 60 x 60 km around the drive: about one region per fix."""
+    features = []
+    for n in range(count):
+        lat = 52.52 + generator.uniform(-0.27, 0.27)
+        lon = 13.38 + generator.uniform(-0.44, 0.44)
+        size = generator.uniform(30, 300)
+        region_id = f"c{client_number}-r{n}"
+        if n % 2:
+            features.append({"type": "Feature", "id": region_id, "properties": {"radius": size},
+                             "geometry": {"type": "Point", "coordinates": [lon, lat]}})
+        else:
+            dlat, dlon = size / 111_000, size / 68_000
+            ring = [[lon - dlon, lat - dlat], [lon + dlon, lat - dlat], [lon + dlon, lat + dlat], [lon - dlon, lat + dlat],
+                    [lon - dlon, lat - dlat]]
+            features.append({"type": "Feature", "id": region_id, "properties": {},
+                             "geometry": {"type": "Polygon", "coordinates": [ring]}})
+    return features
+
+
+def load(geowaked, trace, directory, clients=1000, regions_each=100, window=60):
+    process, path = start_daemon(geowaked, trace, 10, directory)
+    generator = random.Random(13)
+    connected = []
+    try:
+        setup_start = time.monotonic()
+        for n in range(clients):
+            client = Client(path)
+            client.start(f"bench.load.{n:04d}")
+            client.request("monitor", features=regions_for(n, regions_each, generator))
+            connected.append(client)
+        print(f"load: {clients} clients with {clients * regions_each} regions set up in "
+              f"{time.monotonic() - setup_start:.1f} s; RSS {rss_mib(process.pid):.0f} MiB")
+        selector = selectors.DefaultSelector()
+        for client in connected:
+            selector.register(client.sock, selectors.EVENT_READ, client)
+        start_cpu, start = cpu_seconds(process.pid), time.monotonic()
+        samples = []
+        next_sample = start
+        while time.monotonic() - start < window:
+            for key, _ in selector.select(timeout=0.5):
+                for message in key.data.lines():
+                    if message.get("type") == "event":
+                        key.data.handle(message)
+            if time.monotonic() >= next_sample:
+                samples.append((time.monotonic() - start, rss_mib(process.pid)))
+                next_sample += 10
+        elapsed = time.monotonic() - start
+        cpu = (cpu_seconds(process.pid) - start_cpu) / elapsed * 100
+        events = sum(client.events for client in connected)
+        print(f"load: over {elapsed:.0f} s at 10 fixes/s: daemon CPU {cpu:.1f} % of one core, {events} events acked")
+        print("load: RSS over time: " + ", ".join(f"{t:.0f} s {m:.0f} MiB" for t, m in samples))
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def outbox(geowaked, trace, directory, clients=100):
+    process, path = start_daemon(geowaked, trace, 0, directory)
+    connected = []
+    try:
+        for n in range(clients):
+            client = Client(path)
+            client.start(f"bench.outbox.{n:03d}")
+            connected.append(client)
+        selector = selectors.DefaultSelector()
+        for client in connected:
+            selector.register(client.sock, selectors.EVENT_READ, client)
+        start = time.monotonic()
+        for client in connected:
+            client.send(op="startStandard")
+        ended = set()
+        while len(ended) < clients:
+            for key, _ in selector.select(timeout=5):
+                client = key.data
+                for message in client.lines():
+                    if message.get("type") == "event":
+                        client.handle(message)
+                        if message["event"].get("state") == "ended":
+                            ended.add(client)
+        elapsed = time.monotonic() - start
+        events = sum(client.events for client in connected)
+        print(f"outbox: {events} events to {clients} clients, each acked on receipt, in {elapsed:.2f} s: "
+              f"{events / elapsed:,.0f} events/s")
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("latency", "load", "outbox"):
+        sys.exit(__doc__)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    with tempfile.TemporaryDirectory(prefix="geowaked-bench-") as directory:
+        globals()[sys.argv[1]](sys.argv[2], sys.argv[3], directory)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+import Foundation
+import GeoWakeCore
+
+/// The loop's side of a live source: its fixes go through `process`, its state reports and the no-fix clock
+/// through `SourceHealth`, whose changes reach subscribers as `status` events.
+extension Daemon {
+    func pumpLiveSource() {
+        let clock = Self.clock()
+        if let live {
+            for item in live.take() {
+                switch item {
+                case .fix(let fix):
+                    process(fix, at: Self.clock())
+                case .state(let report):
+                    logger.info("source state", metadata: ["source": "\(live.description)", "state": "\(report)"])
+                    if let change = health.observe(report, at: Self.clock()) { announce(change) }
+                }
+            }
+        }
+        if sourceState == "running", let change = health.check(at: clock) { announce(change) }
+        if live != nil, let delay = regionDelay(), delay <= 0 { advanceRegions() }
+    }
+
+    /// Seconds until a debounced change or a dwell falls due, for a live source (a trace's next fix fires them).
+    func regionDelay() -> Double? {
+        guard live != nil, let due = regions.monitor.nextDeadline else { return nil }
+        return max(0, due.secondsSince1970 - Date().timeIntervalSince1970)
+    }
+
+    /// Fires what fell due without a fix, stored and queued like a fix's region events.
+    private func advanceRegions() {
+        let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        let changes = regions.advance(to: now)
+        let events = Self.regionEvents(changes)
+        do {
+            try store.queue.inTransaction { db in
+                try Self.storeRegionStates(db, changes)
+                try enqueue(db, events, now: now)
+                return .commit
+            }
+        } catch {
+            logger.error("cannot store region events", metadata: ["error": "\(error)"])
+        }
+        notify(events)
+    }
+
+    /// Seconds until the loop must look at the source's health again.
+    func healthDelay() -> Double? {
+        sourceState == "running" ? health.nextCheck(at: Self.clock()) : nil
+    }
+
+    /// What `status` shows as the source's state.
+    var sourceStateDescription: String {
+        guard sourceState == "running" else { return sourceState }
+        return health.state?.rawValue ?? (live == nil ? "running" : "connecting")
+    }
+
+    private func announce(_ change: SourceHealth.Change) {
+        logger.notice("source health", metadata: ["state": "\(change.state)", "message": "\(change.message)"])
+        let events = statusEvents(change, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        guard !events.isEmpty else { return }
+        do {
+            try store.queue.inTransaction { db in
+                try enqueue(db, events, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+                return .commit
+            }
+        } catch {
+            logger.error("cannot store a status event", metadata: ["error": "\(error)"])
+        }
+        notify(events)
+    }
+}

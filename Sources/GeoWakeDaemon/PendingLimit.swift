@@ -1,0 +1,82 @@
+import Foundation
+import GeoWakeCore
+import GRDB
+
+/// The pending-events limit. A client's pending count is `lastSeq - ackedThrough` (sequence numbers are gapless), so
+/// admitting an event costs one row read, not a count of the outbox. Events past the limit are counted in `dropped`;
+/// once there is room, an `eventsDropped` status event with that count is queued before the next event.
+extension Daemon {
+    static let pendingLimitMigration = "v2-serve-pending-limit"
+
+    static func registerPendingLimitMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(pendingLimitMigration) { db in
+            try db.execute(sql: """
+                ALTER TABLE client ADD COLUMN ackedThrough INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE client ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+                UPDATE client SET ackedThrough = lastSeq - (SELECT COUNT(*) FROM outbox
+                    WHERE outbox.uid = client.uid AND outbox.clientID = client.clientID);
+                """)
+        }
+    }
+
+    /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
+    /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
+    @discardableResult
+    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws -> [QueuedEvent] {
+        var queued: [QueuedEvent] = []
+        for (client, _, event) in events {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT disabled, lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
+                """), arguments: [client.uid, client.clientID]), !(row["disabled"] as Bool) else { continue }
+            let pending: Int = row["pending"], dropped: Int = row["dropped"]
+            let room = limits.maximumPendingEvents - pending
+            guard room >= (dropped > 0 ? 2 : 1) else {
+                try db.cachedStatement(sql: "UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?").execute(
+                               arguments: [client.uid, client.clientID])
+                continue
+            }
+            if dropped > 0 { queued.append(try reportDropped(db, client, dropped, now: now)) }
+            let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
+            queued.append(QueuedEvent(client: client, seq: seq, event: event))
+        }
+        return queued
+    }
+
+    /// After an ack: records it and, when events were dropped and there is room now, says so at once.
+    func acknowledge(_ db: Database, _ client: ClientKey, through seq: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?").execute(
+                       arguments: [client.uid, client.clientID, seq])
+        try db.cachedStatement(sql: "UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?").execute(
+                       arguments: [seq, client.uid, client.clientID])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
+            """), arguments: [client.uid, client.clientID]) else { return }
+        let pending: Int = row["pending"], dropped: Int = row["dropped"]
+        if dropped > 0 && pending < limits.maximumPendingEvents {
+            _ = try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
+        }
+    }
+
+    /// Unacknowledged events of a client, without counting the outbox.
+    func pending(_ db: Database, _ client: ClientKey) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT lastSeq - ackedThrough FROM client WHERE uid = ? AND clientID = ?"),
+                         arguments: [client.uid, client.clientID]) ?? 0
+    }
+
+    private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws -> QueuedEvent {
+        var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
+        line.removeLast()
+        line += ",\"dropped\":\(dropped)}"
+        let seq = try DaemonStore.enqueue(db, client, event: line, now: now.millisecondsSince1970)
+        try db.cachedStatement(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
+        return QueuedEvent(client: client, seq: seq, event: line)
+    }
+}
+
+/// An event as committed to a client's outbox.
+struct QueuedEvent {
+    var client: ClientKey
+    var seq: Int64
+    var event: String
+}
