@@ -56,14 +56,14 @@ let package = Package(
         .target(
             name: "GeoWakeDaemon",
             dependencies: [
-                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines",
+                "GeoWakeCore", "Traces", "Geofencing", "LocationServices", "GPSD", "JSONLines", "ProcessLifecycle",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests", dependencies: ["TestSupport", "GeoWakeDaemon", "geowaked"]),
         // The subscriber library, its example and the subscriber the integration tests run.

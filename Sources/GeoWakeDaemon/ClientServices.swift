@@ -76,8 +76,8 @@ struct ClientServices {
     mutating func removeAll(of client: ClientKey) { byClient[client] = nil }
 
     /// The event lines one fix produces, per client.
-    mutating func update(with fix: Fix, at now: Timestamp) -> [(ClientKey, LaunchReason, String)] {
-        var out: [(ClientKey, LaunchReason, String)] = []
+    mutating func update(with fix: Fix, at now: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
+        var out: [(ClientKey, LaunchReason?, String)] = []
         for client in byClient.keys.sorted() {
             var services = byClient[client]!
             var writer = JSONLineWriter(reservingCapacity: 256)

@@ -7,6 +7,8 @@ final class Connection {
 
     let fd: Int32
     let uid: UInt32
+    /// The peer's gid from SO_PEERCRED: a client launched in system mode runs with the gid that registered it.
+    var gid: UInt32 = 0
     var readBuffer: [UInt8] = []
     var writeBuffer: [UInt8] = []
     var saidHello = false

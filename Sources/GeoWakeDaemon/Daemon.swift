@@ -63,6 +63,7 @@ public final class Daemon {
     /// Serves until SIGTERM or SIGINT.
     public func run() throws {
         try listen()
+        activation.start(self)
         pipe(&stopPipe)
         signal(SIGPIPE, SIG_IGN)
         let onSignal: @convention(c) (Int32) -> Void = { _ in var b: UInt8 = 1; _ = write(stopPipe[1], &b, 1) }
@@ -84,8 +85,9 @@ public final class Daemon {
                 if !connection.writeBuffer.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
+            if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = source?.delay(now: now)
+            let delay = [source?.delay(now: now), activation.secondsUntilDeadline()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -97,12 +99,14 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
+            activation.turn()
             for connection in connections.values { deliver(connection) }
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }
         }
         logger.info("geowaked stopping")
+        activation.stopping()
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(listener)
         unlink(paths.socket)
@@ -145,6 +149,7 @@ public final class Daemon {
             return
         }
         let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
+        connection.gid = UInt32(bitPattern: credentials[2])
         connections[fd] = connection
         connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
     }

@@ -43,6 +43,7 @@ public final class DaemonStore {
                     description TEXT PRIMARY KEY, position INTEGER NOT NULL);
                 """)
         }
+        AppTable.registerMigrations(&migrator)
         return migrator
     }
 

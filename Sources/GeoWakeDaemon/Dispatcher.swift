@@ -22,7 +22,7 @@ extension Daemon {
         guard var source else { return }
         let fix = source.next()
         let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-        var events: [(ClientKey, LaunchReason, String)] = []
+        var events: [(ClientKey, LaunchReason?, String)] = []
         let changes = regions.update(with: fix)
         for change in changes {
             guard let kind = change.event else { continue }
@@ -34,7 +34,7 @@ extension Daemon {
         let ended = source.ended
         if ended {
             for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
-                events.append((client, .status, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
+                events.append((client, nil, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
         do {
@@ -62,7 +62,7 @@ extension Daemon {
     }
 
     /// Writes events of enabled clients to their outboxes; call inside a write transaction.
-    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws {
+    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws {
         for (client, _, event) in events {
             let disabled = try Bool.fetchOne(db, sql: "SELECT disabled FROM client WHERE uid = ? AND clientID = ?",
                                              arguments: [client.uid, client.clientID]) ?? true
@@ -71,20 +71,14 @@ extension Daemon {
         }
     }
 
-    /// After the commit: wake connected clients, or tell the launcher about the others.
-    func notify(_ events: [(ClientKey, LaunchReason, String)]) {
-        var seen: Set<ClientKey> = []
-        for (client, reason, _) in events where seen.insert(client).inserted {
-            if let connection = connection(for: client) {
-                connection.outboxMayHaveMore = true
-            } else {
-                let launch = try? store.queue.read { db in
-                    try String.fetchOne(db, sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?",
-                                        arguments: [client.uid, client.clientID])
-                }
-                let argv = launch.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }
-                activation.eventQueued(for: client, reason: reason, launch: argv)
-            }
+    /// After the commit: wake connected clients, and tell the launcher about every client that got events
+    /// (a connected one may be suspended, or on a budget the event extends).
+    func notify(_ events: [(ClientKey, LaunchReason?, String)]) {
+        var reasons: [ClientKey: LaunchReason?] = [:]
+        for (client, reason, _) in events where reasons[client] ?? nil == nil { reasons[client] = reason }
+        for (client, reason) in reasons.sorted(by: { $0.key < $1.key }) {
+            connection(for: client)?.outboxMayHaveMore = true
+            activation.eventQueued(for: client, reason: reason)
         }
     }
 

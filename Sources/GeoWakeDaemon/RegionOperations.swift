@@ -18,7 +18,7 @@ extension Daemon {
             }
             let fix = daemon.lastFix
             let now = fix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-            var events: [(ClientKey, LaunchReason, String)] = []
+            var events: [(ClientKey, LaunchReason?, String)] = []
             for id in ids {
                 guard let entry = daemon.regions.remove(client, id) else { continue }
                 if entry.state == .inside, let fix {

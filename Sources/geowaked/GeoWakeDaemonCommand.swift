@@ -13,6 +13,7 @@ struct GeoWakeDaemonCommand: ParsableCommand {
     @Option(help: "Socket path.") var socket: String?
     @Option(help: "Store path (SQLite).") var state: String?
     @Option(help: "normal (synchronous=NORMAL) or full (synchronous=FULL).") var durability: String = "normal"
+    @OptionGroup var lifecycle: LifecycleOptions
 
     func run() throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -29,7 +30,9 @@ struct GeoWakeDaemonCommand: ParsableCommand {
         }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be a number >= 0") }
         do {
-            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"))
+            let logger = Logger(label: "geowaked")
+            let supervisor = ProcessSupervisor(settings: try lifecycle.settings(), logger: logger)
+            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger)
             try daemon.run()
             Foundation.exit(0)
         } catch let error as ProtocolError {
