@@ -65,7 +65,7 @@ let package = Package(
             name: "geowaked",
             dependencies: ["GeoWakeDaemon", "ProcessLifecycle", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["TestSupport", "GeoWakeDaemon", "geowaked"]),
+        .testTarget(name: "GeoWakeDaemonTests", dependencies: ["TestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber"]),
         // The subscriber library, its example and the subscriber the integration tests run.
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),

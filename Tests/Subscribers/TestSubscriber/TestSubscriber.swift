@@ -7,10 +7,16 @@ import GeoWakeCore
 /// The integration tests' subscriber: `geowake-test-subscriber CLIENT OUTPUT [--regions FILE] [--standard]
 /// [--significant] [--crash-after N] [--slow] [--exit-after N]`. Appends each handled event's object, with its
 /// seq, as a JSON line to OUTPUT (flushed before the handler returns, so a line means the body ran).
+/// With `--relaunch` it registers its own command line for relaunching (`--no-force-quit-relaunch`,
+/// `--location-background` set the options) and first appends a `started` line: launch reason, pid, and the
+/// Uid/Gid/Groups lines of /proc/self/status. `--register-only` subscribes, then exits 0; `--crash-on-launch`
+/// exits 3 when launched by the daemon; `--begin-task` opens a background task when launched, whose expiration
+/// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open).
 @main
 struct TestSubscriber {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        let relaunchArguments = arguments.filter { $0 != "--register-only" }
         func option(_ name: String) -> String? {
             guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
             defer { arguments.removeSubrange(i...i + 1) }
@@ -25,11 +31,29 @@ struct TestSubscriber {
         let crashAfter = option("--crash-after").flatMap(Int.init)
         let exitAfter = option("--exit-after").flatMap(Int.init)
         let standard = flag("--standard"), significant = flag("--significant"), slow = flag("--slow")
+        let relaunch = flag("--relaunch"), noForceQuitRelaunch = flag("--no-force-quit-relaunch")
+        let locationBackground = flag("--location-background"), registerOnly = flag("--register-only")
+        let crashOnLaunch = flag("--crash-on-launch"), beginTask = flag("--begin-task")
+        let ignoreExpiration = flag("--ignore-expiration")
         guard arguments.count == 2 else { fail("usage: geowake-test-subscriber CLIENT OUTPUT [options]") }
-        let output = open(arguments[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let output = open(arguments[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
         guard output >= 0 else { fail("cannot open \(arguments[1])") }
         do {
-            let manager = try await LocationManager(clientID: arguments[0])
+            let manager = try await LocationManager(
+                clientID: arguments[0],
+                relaunch: relaunch ? .executable(CommandLine.arguments[0], arguments: relaunchArguments) : .never,
+                options: LaunchOptions(relaunchAfterForceQuit: !noForceQuitRelaunch, locationInBackground: locationBackground))
+            if relaunch { append(startedLine(manager.launchReason), to: output) }
+            if crashOnLaunch && manager.launchReason != nil { exit(3) }
+            if beginTask && manager.launchReason != nil {
+                let box = TaskBox()
+                box.task = try await manager.beginBackgroundTask {
+                    append(.object(["expired": .number(Double(box.task?.id ?? 0))]), to: output)
+                    guard !ignoreExpiration, let task = box.task else { return }
+                    Task { try? await manager.endBackgroundTask(task) }
+                }
+                append(.object(["task": .number(Double(box.task!.id)), "budgetLeft": .number(box.task!.budgetLeft ?? -1)]), to: output)
+            }
             if let regions {
                 // The protocol takes an absolute path; after a restart the regions are monitored already.
                 let path = regions.hasPrefix("/") ? regions : String(cString: getcwd(nil, 0)) + "/" + regions
@@ -39,6 +63,10 @@ struct TestSubscriber {
             }
             if standard { try await manager.startUpdatingLocation() }
             if significant { try await manager.startSignificantChanges() }
+            if registerOnly {
+                manager.stop()
+                exit(0)
+            }
             var handled = 0
             for try await event in manager.events {
                 var object = event.raw.object ?? [:]
@@ -58,9 +86,46 @@ struct TestSubscriber {
         }
     }
 
+    static func append(_ object: JSONValue, to output: Int32) {
+        var line = object.line
+        line.append(UInt8(ascii: "\n"))
+        _ = write(output, line, line.count)
+        fsync(output)
+    }
+
+    /// The launch reason and the credentials the kernel gives this process, for the tests to check.
+    static func startedLine(_ reason: LaunchReason?) -> JSONValue {
+        var fields: [String: JSONValue] = ["started": .number(Double(getpid()))]
+        switch reason {
+        case nil: fields["reason"] = .null
+        case .location: fields["reason"] = "location"
+        case .significantChange: fields["reason"] = "significant-change"
+        case .region: fields["reason"] = "region"
+        case .visit: fields["reason"] = "visit"
+        case .beacon: fields["reason"] = "beacon"
+        case .other(let value): fields["reason"] = .string(value)
+        }
+        if let file = fopen("/proc/self/status", "r") {
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            while fgets(&buffer, Int32(buffer.count), file) != nil {
+                let line = String(cString: buffer)
+                for key in ["Uid", "Gid", "Groups"] where line.hasPrefix(key + ":") {
+                    fields[key] = .string(line.dropFirst(key.count + 1).split(whereSeparator: \.isWhitespace).joined(separator: " "))
+                }
+            }
+        }
+        return .object(fields)
+    }
+
     static func fail(_ message: String) -> Never {
         var line = Array("geowake-test-subscriber: \(message)\n".utf8)
         _ = write(STDERR_FILENO, &line, line.count)
         exit(1)
     }
+}
+
+/// Lets the expiration handler see the task it belongs to.
+final class TaskBox: @unchecked Sendable {
+    var task: BackgroundTask?
 }
