@@ -21,12 +21,18 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0) throws {
+    /// `trace` is relative to the package root unless absolute; `arguments` go to geowaked as they are.
+    func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0, arguments: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--source", "trace:" + Self.root + "/" + trace, "--speed", "\(speed)",
-                             "--socket", socket, "--state", directory + "/geowake.sqlite"]
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.arguments = ["--source", "trace:" + (trace.hasPrefix("/") ? trace : Self.root + "/" + trace), "--speed", "\(speed)",
+                             "--socket", socket, "--state", directory + "/geowake.sqlite"] + arguments
+        if !FileManager.default.fileExists(atPath: directory + "/geowaked.log") {
+            _ = FileManager.default.createFile(atPath: directory + "/geowaked.log", contents: nil)
+        }
+        let log = FileHandle(forWritingAtPath: directory + "/geowaked.log")
+        log?.seekToEndOfFile()
+        process.standardError = log
         try process.run()
         self.process = process
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }

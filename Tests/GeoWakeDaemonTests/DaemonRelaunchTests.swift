@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Relaunching through a real geowaked: real subscriber processes, real signals, the kernel's view from /proc.
+@Suite(.serialized) struct DaemonRelaunchTests {
+    @Test func aSubscriberKilledBeforeItsRegionIsEnteredIsRelaunchedForTheRegionAndGetsTheEnterOnce() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", region = daemon.directory + "/region.geojson"
+        let output = daemon.directory + "/out.jsonl"
+        Wake.writeTrace(trace, (0...5).map { (Double($0), false) } + (6...9).map { (Double($0), true) })
+        Wake.writeRegion(region)
+        try daemon.start(trace: trace, speed: 1)
+        defer { Wake.killAll([output]) }
+        let byHand = try Wake.startByHand(daemon, "org.example.region", output: output, ["--relaunch", "--regions", region])
+        #expect(Wake.eventually { Wake.started(output).count == 1 && (try? Wake.status(daemon, "org.example.region"))?["connected"] as? Bool == true })
+        kill(byHand.processIdentifier, SIGKILL)
+        byHand.waitUntilExit()
+
+        #expect(Wake.eventually { Wake.events(output).contains { $0["event"] as? String == "enter" } })
+        usleep(500_000)
+        let launched = Wake.launched(output)
+        #expect(launched.count == 1)
+        #expect(launched.first?["reason"] as? String == "region")
+        #expect(Wake.events(output).filter { $0["event"] as? String == "enter" }.count == 1)
+        let status = try Wake.status(daemon, "org.example.region")
+        #expect(status["lastLaunchReason"] as? String == "region")
+        #expect(status["app"] as? String == "background")
+    }
+
+    /// A process the daemon launched, then SIGKILLed by someone else: relaunched on its next event, unless the
+    /// client said not to.
+    @Test(arguments: [true, false])
+    func aLaunchedSubscriberKilledByTheUserIsRelaunchedOnlyWithRelaunchAfterForceQuitOn(_ relaunch: Bool) throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
+        Wake.steadyTrace(trace, step: 0.5, until: 12)
+        try daemon.start(trace: trace, speed: 1)
+        defer { Wake.killAll([output]) }
+        var flags = ["--relaunch", "--standard"]
+        if !relaunch { flags.append("--no-force-quit-relaunch") }
+        try Wake.startByHand(daemon, "org.example.track", output: output, flags + ["--register-only"]).waitUntilExit()
+
+        #expect(Wake.eventually { Wake.launched(output).count == 1 })
+        let first = try #require(Wake.launched(output).first)
+        #expect(first["reason"] as? String == "location")
+        #expect(Wake.eventually { Wake.events(output).count >= 2 })
+        kill(pid_t(first["started"] as! Int), SIGKILL)
+        if relaunch {
+            #expect(Wake.eventually { Wake.launched(output).count == 2 })
+            #expect(Wake.launched(output).last?["reason"] as? String == "location")
+        } else {
+            #expect(Wake.eventually { (try? Wake.status(daemon, "org.example.track"))?["lastExit"] as? String == "killed by signal 9" })
+            sleep(2)
+            #expect(Wake.launched(output).count == 1)
+            let status = try Wake.status(daemon, "org.example.track")
+            #expect(status["app"] as? String == "notRunning")
+            #expect(status["relaunchAfterForceQuit"] as? Bool == false)
+        }
+        let seqs = Wake.events(output).compactMap { $0["seq"] as? Int }
+        #expect(Set(seqs).count == seqs.count || relaunch, "an event handled twice without a relaunch in between")
+    }
+
+    @Test func afterGeowakeDisableTheLaunchedSubscriberIsStoppedAndNotRelaunched() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
+        Wake.steadyTrace(trace, step: 0.5, until: 12)
+        try daemon.start(trace: trace, speed: 1)
+        defer { Wake.killAll([output]) }
+        try Wake.startByHand(daemon, "org.example.track", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
+        #expect(Wake.eventually { Wake.launched(output).count == 1 && Wake.events(output).count >= 1 })
+        let pid = pid_t(Wake.launched(output)[0]["started"] as! Int)
+
+        let disable = Process()
+        disable.executableURL = URL(fileURLWithPath: Wake.cli)
+        disable.arguments = ["disable", "org.example.track", "--socket", daemon.socket]
+        try disable.run()
+        disable.waitUntilExit()
+        #expect(disable.terminationStatus == 0)
+        #expect(Wake.eventually { Wake.state(pid) == nil }, "the disabled client's process still runs")
+        sleep(2)
+        #expect(Wake.launched(output).count == 1)
+        let status = try Wake.status(daemon, "org.example.track")
+        #expect(status["disabled"] as? Bool == true)
+        #expect(status["app"] as? String == "notRunning")
+    }
+
+    @Test func aSubscriberThatCrashesOnEveryLaunchIsThrottledNotSpawnedInALoop() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
+        Wake.steadyTrace(trace, step: 0.1, until: 8)
+        try daemon.start(trace: trace, speed: 1, arguments: ["--crash-backoff", "2"])
+        defer { Wake.killAll([output]) }
+        try Wake.startByHand(daemon, "org.example.crash", output: output,
+                             ["--relaunch", "--standard", "--crash-on-launch", "--register-only"]).waitUntilExit()
+        #expect(Wake.eventually { Wake.launched(output).count >= 3 })
+        sleep(5)
+        // 80 fixes in 8 s: three quick crashes, then launches 2 s and 4 s apart at most.
+        let launches = Wake.launched(output).count
+        #expect((3...5).contains(launches), "\(launches) launches")
+        let status = try Wake.status(daemon, "org.example.crash")
+        #expect(status["crashes"] as? Int ?? 0 >= 3)
+        #expect(status["lastExit"] as? String == "exited 3")
+    }
+}
