@@ -44,7 +44,7 @@ import Testing
         let first = try #require(Wake.launched(output).first)
         #expect(first["reason"] as? String == "location")
         #expect(Wake.eventually { Wake.events(output).count >= 2 })
-        kill(pid_t(first["started"] as! Int), SIGKILL)
+        kill(try Wake.launchedPID(output), SIGKILL)
         if relaunch {
             #expect(Wake.eventually { Wake.launched(output).count == 2 })
             #expect(Wake.launched(output).last?["reason"] as? String == "location")
@@ -68,7 +68,7 @@ import Testing
         defer { Wake.killAll([output]) }
         try Wake.startByHand(daemon, "org.example.track", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
         #expect(Wake.eventually { Wake.launched(output).count == 1 && Wake.events(output).count >= 1 })
-        let pid = pid_t(Wake.launched(output)[0]["started"] as! Int)
+        let pid = try Wake.launchedPID(output)
 
         let disable = Process()
         disable.executableURL = URL(fileURLWithPath: Wake.cli)

@@ -55,6 +55,11 @@ enum Wake {
     /// The processes the daemon launched (a launch reason in their started line).
     static func launched(_ output: String) -> [[String: Any]] { started(output).filter { $0["reason"] is String } }
 
+    /// The pid of the first process the daemon launched.
+    static func launchedPID(_ output: String) throws -> pid_t {
+        pid_t(try #require(launched(output).first?["started"] as? Int, "no process was launched"))
+    }
+
     static func events(_ output: String) -> [[String: Any]] { lines(output).filter { $0["event"] != nil } }
 
     static func pids(_ output: String) -> [pid_t] { started(output).compactMap { ($0["started"] as? Int).map(pid_t.init) } }
