@@ -11,7 +11,8 @@ import GeoWakeCore
 /// `--location-background` set the options) and first appends a `started` line: launch reason, pid, and the
 /// Uid/Gid/Groups lines of /proc/self/status. `--register-only` subscribes, then exits 0; `--crash-on-launch`
 /// exits 3 when launched by the daemon; `--begin-task` opens a background task when launched, whose expiration
-/// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open).
+/// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open). `--stamp` adds the
+/// CLOCK_MONOTONIC second at which each handler began (`handledAt`) and a `subscribedAt` line (Benchmarks/wake.sh).
 @main
 struct TestSubscriber {
     static func main() async {
@@ -34,7 +35,7 @@ struct TestSubscriber {
         let relaunch = flag("--relaunch"), noForceQuitRelaunch = flag("--no-force-quit-relaunch")
         let locationBackground = flag("--location-background"), registerOnly = flag("--register-only")
         let crashOnLaunch = flag("--crash-on-launch"), beginTask = flag("--begin-task")
-        let ignoreExpiration = flag("--ignore-expiration")
+        let ignoreExpiration = flag("--ignore-expiration"), stamp = flag("--stamp")
         guard arguments.count == 2 else { fail("usage: geowake-test-subscriber CLIENT OUTPUT [options]") }
         let output = open(arguments[1], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
         guard output >= 0 else { fail("cannot open \(arguments[1])") }
@@ -63,13 +64,16 @@ struct TestSubscriber {
             }
             if standard { try await manager.startUpdatingLocation() }
             if significant { try await manager.startSignificantChanges() }
+            if stamp && (standard || significant) { append(.object(["subscribedAt": .number(monotonic())]), to: output) }
             if registerOnly {
                 manager.stop()
                 exit(0)
             }
             var handled = 0
             for try await event in manager.events {
+                let handledAt = monotonic()
                 var object = event.raw.object ?? [:]
+                if stamp { object["handledAt"] = .number(handledAt) }
                 object["seq"] = .number(Double(event.seq))
                 var line = JSONValue.object(object).line
                 line.append(UInt8(ascii: "\n"))
@@ -84,6 +88,12 @@ struct TestSubscriber {
         } catch {
             fail("\(error)")
         }
+    }
+
+    static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     static func append(_ object: JSONValue, to output: Int32) {
