@@ -99,8 +99,8 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
-            activation.turn()
             for connection in connections.values { deliver(connection) }
+            activation.turn()
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }

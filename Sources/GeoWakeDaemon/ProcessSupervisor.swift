@@ -127,8 +127,10 @@ public final class ProcessSupervisor: ClientActivation {
         let name = Self.name(client)
         guard let reason, let app = lifecycle.apps[name] else { return }
         if app.state == .notRunning || app.state == .crashLoop, launchCommand(client) == nil { return }
-        perform(lifecycle.eventQueued(for: name, reason: reason, at: clock()))
-        persist()
+        let actions = lifecycle.eventQueued(for: name, reason: reason, at: clock())
+        perform(actions)
+        // A longer budget or a later last use alone can wait for the turn after delivery.
+        if !actions.isEmpty { persist() }
     }
 
     public func disabled(_ client: ClientKey) {
