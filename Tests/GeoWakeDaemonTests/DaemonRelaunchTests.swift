@@ -70,12 +70,7 @@ import Testing
         #expect(Wake.eventually { Wake.launched(output).count == 1 && Wake.events(output).count >= 1 })
         let pid = try Wake.launchedPID(output)
 
-        let disable = Process()
-        disable.executableURL = URL(fileURLWithPath: Wake.cli)
-        disable.arguments = ["disable", "org.example.track", "--socket", daemon.socket]
-        try disable.run()
-        disable.waitUntilExit()
-        #expect(disable.terminationStatus == 0)
+        _ = try Wake.cli(daemon, ["disable", "org.example.track"])
         #expect(Wake.eventually { Wake.state(pid) == nil }, "the disabled client's process still runs")
         sleep(2)
         #expect(Wake.launched(output).count == 1)
@@ -97,8 +92,12 @@ import Testing
         // 80 fixes in 8 s: three quick crashes, then launches 2 s and 4 s apart at most.
         let launches = Wake.launched(output).count
         #expect((3...5).contains(launches), "\(launches) launches")
-        let status = try Wake.status(daemon, "org.example.crash")
-        #expect(status["crashes"] as? Int ?? 0 >= 3)
-        #expect(status["lastExit"] as? String == "exited 3")
+        let line = try #require(try Wake.cli(daemon, ["status"]).first { $0["client"] as? String == "org.example.crash" })
+        #expect(line["crashes"] as? Int ?? 0 >= 3)
+        #expect(line["lastExit"] as? String == "exited 3")
+        #expect(line["lastLaunchReason"] as? String == "location")
+        // Between launches (each crashes within milliseconds) the client waits out its backoff.
+        #expect(line["app"] as? String == "crashLoop")
+        #expect(line["backoff"] is Double)
     }
 }

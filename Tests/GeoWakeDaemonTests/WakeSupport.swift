@@ -91,6 +91,22 @@ enum Wake {
         return try #require(clients.first { $0["client"] as? String == client })
     }
 
+    /// Runs `geowake ARGS --socket SOCKET` and returns its JSON lines.
+    static func cli(_ daemon: DaemonProcess, _ arguments: [String]) throws -> [[String: Any]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cli)
+        process.arguments = arguments + ["--socket", daemon.socket]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "geowake \(arguments) failed")
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
     /// Kills every process a test started or had launched, stopped or not.
     static func killAll(_ outputs: [String], _ processes: [Process] = []) {
         for pid in outputs.flatMap(pids) { kill(pid, SIGKILL) }

@@ -12,7 +12,8 @@ import GeoWakeCore
 /// Uid/Gid/Groups lines of /proc/self/status. `--register-only` subscribes, then exits 0; `--crash-on-launch`
 /// exits 3 when launched by the daemon; `--begin-task` opens a background task when launched, whose expiration
 /// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open). `--stamp` adds the
-/// CLOCK_MONOTONIC second at which each handler began (`handledAt`) and a `subscribedAt` line (Benchmarks/wake.sh).
+/// CLOCK_MONOTONIC second at which each handler began (`handledAt`), and a line with the seconds just before
+/// subscribing and once subscribed (`subscribing`, `subscribedAt`), for Benchmarks/wake.sh.
 @main
 struct TestSubscriber {
     static func main() async {
@@ -62,9 +63,12 @@ struct TestSubscriber {
                     try await manager.monitor(file: path)
                 } catch GeoWakeError.rejected(_, "duplicateRegion", _) {}
             }
+            let subscribing = monotonic()
             if standard { try await manager.startUpdatingLocation() }
             if significant { try await manager.startSignificantChanges() }
-            if stamp && (standard || significant) { append(.object(["subscribedAt": .number(monotonic())]), to: output) }
+            if stamp && (standard || significant) {
+                append(.object(["subscribing": .number(subscribing), "subscribedAt": .number(monotonic())]), to: output)
+            }
             if registerOnly {
                 manager.stop()
                 exit(0)
@@ -119,7 +123,7 @@ struct TestSubscriber {
             defer { fclose(file) }
             var buffer = [CChar](repeating: 0, count: 4096)
             while fgets(&buffer, Int32(buffer.count), file) != nil {
-                let line = String(cString: buffer)
+                let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 for key in ["Uid", "Gid", "Groups"] where line.hasPrefix(key + ":") {
                     fields[key] = .string(line.dropFirst(key.count + 1).split(whereSeparator: \.isWhitespace).joined(separator: " "))
                 }
