@@ -62,6 +62,7 @@ public final class ProcessSupervisor: ClientActivation {
                     saved[key] = row
                 } else {
                     lifecycle.register(name, options: clientOptions)
+                    gids[key] = Self.primaryGroup(of: key.uid)
                 }
             }
             for key in rows.keys where lifecycle.apps[Self.name(key)] != nil {
@@ -247,7 +248,7 @@ public final class ProcessSupervisor: ClientActivation {
         var current: [ClientKey: AppTable.Row] = [:]
         for (name, record) in lifecycle.apps {
             let client = key(name)
-            current[client] = AppTable.Row(gid: gids[client] ?? Self.primaryGroup(of: client.uid), record: record,
+            current[client] = AppTable.Row(gid: gids[client] ?? client.uid, record: record,
                                            process: processes[client])
         }
         let changed = current.filter { saved[$0.key] != $0.value }

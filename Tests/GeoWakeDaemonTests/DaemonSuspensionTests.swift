@@ -23,20 +23,27 @@ import Testing
         #expect(Wake.eventually { Wake.state(pid) == "T" }, "not suspended again")
     }
 
-    /// Budget 1 s, tasks up to 3 s with the warning 1 s before: the handler runs at about 2 s, so the task kept
-    /// the process running past its budget; the handler ends the task and the process is suspended.
-    @Test func aBackgroundTaskExtendsTheBudgetAndItsExpirationHandlerRunsBeforeSuspension() throws {
-        let daemon = DaemonProcess()
+    /// A client launched by the fix at 1 s that opens a background task at once, on a 1 s budget with tasks up to
+    /// 3 s and the warning 1 s before their end; returns its output file and pid once it has the expiring notice.
+    func launchWithTask(_ daemon: DaemonProcess, _ client: String, _ flags: [String]) throws -> (output: String, pid: pid_t) {
         let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
         Wake.writeTrace(trace, [(0, false), (1, false), (30, false)])
         try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1", "--background-task-limit", "3", "--expiration-warning", "1"])
-        defer { Wake.killAll([output]) }
-        try Wake.startByHand(daemon, "org.example.task", output: output,
-                             ["--relaunch", "--standard", "--begin-task", "--register-only"]).waitUntilExit()
+        try Wake.startByHand(daemon, client, output: output,
+                             ["--relaunch", "--standard", "--begin-task", "--register-only"] + flags).waitUntilExit()
         #expect(Wake.eventually { Wake.launched(output).count == 1 })
         let pid = try Wake.launchedPID(output)
         #expect(Wake.eventually { Wake.lines(output).contains { $0["task"] != nil } })
         #expect(Wake.eventually { Wake.lines(output).contains { $0["expired"] != nil } }, "the expiration handler did not run")
+        return (output, pid)
+    }
+
+    /// The handler runs at about 2 s, so the task kept the process running past its 1 s budget; the handler ends
+    /// the task and the process is suspended.
+    @Test func aBackgroundTaskExtendsTheBudgetAndItsExpirationHandlerRunsBeforeSuspension() throws {
+        let daemon = DaemonProcess()
+        let (output, pid) = try launchWithTask(daemon, "org.example.task", [])
+        defer { Wake.killAll([output]) }
         #expect(Wake.eventually { Wake.state(pid) == "T" }, "not suspended once the task ended")
         let status = try Wake.status(daemon, "org.example.task")
         #expect(status["app"] as? String == "suspended")
@@ -45,15 +52,8 @@ import Testing
 
     @Test func aSubscriberThatIgnoresItsExpirationIsTerminated() throws {
         let daemon = DaemonProcess()
-        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
-        Wake.writeTrace(trace, [(0, false), (1, false), (30, false)])
-        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1", "--background-task-limit", "3", "--expiration-warning", "1"])
+        let (output, pid) = try launchWithTask(daemon, "org.example.stubborn", ["--ignore-expiration"])
         defer { Wake.killAll([output]) }
-        try Wake.startByHand(daemon, "org.example.stubborn", output: output,
-                             ["--relaunch", "--standard", "--begin-task", "--ignore-expiration", "--register-only"]).waitUntilExit()
-        #expect(Wake.eventually { Wake.launched(output).count == 1 })
-        let pid = try Wake.launchedPID(output)
-        #expect(Wake.eventually { Wake.lines(output).contains { $0["expired"] != nil } })
         #expect(Wake.eventually { Wake.state(pid) == nil }, "still running after overrunning its task time")
         #expect(Wake.eventually { (try? Wake.status(daemon, "org.example.stubborn"))?["lastExit"] as? String == "killed by signal 15" })
         #expect(try Wake.status(daemon, "org.example.stubborn")["app"] as? String == "notRunning")
