@@ -112,4 +112,20 @@ import Testing
         #expect(seqs == Array(1...lastSeq), "events lost or repeated: \(seqs)")
         #expect(Wake.launched(output).count == 1, "relaunched instead of thawed")
     }
+
+    /// A daemon stopped with SIGTERM continues the processes it stopped, so none waits stopped while it is away.
+    @Test func aDaemonStoppedCleanlyLeavesNoProcessStopped() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
+        Wake.writeTrace(trace, [(0, false), (0.5, false), (30, false)])
+        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1"])
+        defer { Wake.killAll([output]) }
+        try Wake.startByHand(daemon, "org.example.calm", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
+        #expect(Wake.eventually { Wake.launched(output).count == 1 })
+        let pid = try Wake.launchedPID(output)
+        #expect(Wake.eventually { Wake.state(pid) == "T" })
+        daemon.stop(signal: SIGTERM)
+        #expect(Wake.eventually(5) { Wake.state(pid) != "T" }, "left stopped by a daemon that stopped")
+        #expect(Wake.state(pid) != nil, "the process should outlive the daemon")
+    }
 }
