@@ -65,6 +65,8 @@ public final class ProcessSupervisor: ClientActivation {
                     gids[key] = Self.primaryGroup(of: key.uid)
                 }
             }
+            // Rows of clients that are gone are deleted by the persist below.
+            for (key, row) in rows where saved[key] == nil { saved[key] = row }
             for key in rows.keys where lifecycle.apps[Self.name(key)] != nil {
                 let alive = processes[key]?.isAlive ?? false
                 if !alive { processes[key] = nil; adopted.remove(key) }
