@@ -12,7 +12,8 @@ import Testing
         try daemon.start(trace: trace, speed: 1)
         defer { Wake.killAll([output]) }
         let byHand = try Wake.startByHand(daemon, "org.example.region", output: output, ["--relaunch", "--regions", region])
-        #expect(Wake.eventually { Wake.started(output).count == 1 && (try? Wake.status(daemon, "org.example.region"))?["connected"] as? Bool == true })
+        // Killed once its region is monitored: the source runs from then on, and the entry comes 6 s later.
+        #expect(Wake.eventually { Wake.currentStatus(daemon, "org.example.region")?["regions"] as? Int == 1 })
         kill(byHand.processIdentifier, SIGKILL)
         byHand.waitUntilExit()
 
@@ -49,7 +50,7 @@ import Testing
             #expect(Wake.eventually { Wake.launched(output).count == 2 })
             #expect(Wake.launched(output).last?["reason"] as? String == "location")
         } else {
-            #expect(Wake.eventually { (try? Wake.status(daemon, "org.example.track"))?["lastExit"] as? String == "killed by signal 9" })
+            #expect(Wake.eventually { Wake.currentStatus(daemon, "org.example.track")?["lastExit"] as? String == "killed by signal 9" })
             sleep(2)
             #expect(Wake.launched(output).count == 1)
             let status = try Wake.status(daemon, "org.example.track")

@@ -55,7 +55,7 @@ import Testing
         let (output, pid) = try launchWithTask(daemon, "org.example.stubborn", ["--ignore-expiration"])
         defer { Wake.killAll([output]) }
         #expect(Wake.eventually { Wake.state(pid) == nil }, "still running after overrunning its task time")
-        #expect(Wake.eventually { (try? Wake.status(daemon, "org.example.stubborn"))?["lastExit"] as? String == "killed by signal 15" })
+        #expect(Wake.eventually { Wake.currentStatus(daemon, "org.example.stubborn")?["lastExit"] as? String == "killed by signal 15" })
         #expect(try Wake.status(daemon, "org.example.stubborn")["app"] as? String == "notRunning")
     }
 
@@ -105,7 +105,7 @@ import Testing
         #expect(Wake.state(pid) == "T", "the process should still be stopped while the daemon is away")
         try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1.5"])
         #expect(Wake.eventually(5) { Wake.state(pid) != "T" }, "left stopped after the daemon's restart")
-        #expect(Wake.eventually { (try? Wake.status(daemon, "org.example.durable"))?["connected"] as? Bool == true })
+        #expect(Wake.eventually { Wake.currentStatus(daemon, "org.example.durable")?["connected"] as? Bool == true })
         #expect(Wake.eventually { Wake.events(output).contains { ($0["event"] as? String) == "status" } }, "the trace did not reach its end")
         let lastSeq = try #require(try Wake.status(daemon, "org.example.durable")["lastSeq"] as? Int)
         let seqs = Wake.events(output).compactMap { $0["seq"] as? Int }
