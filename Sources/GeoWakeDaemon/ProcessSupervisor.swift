@@ -15,6 +15,8 @@ public final class ProcessSupervisor: ClientActivation {
     /// Processes found alive after a daemon restart: not our children, so watched through /proc, not waitpid.
     private var adopted: Set<ClientKey> = []
     private var gids: [ClientKey: UInt32] = [:]
+    /// Launched processes that have not connected yet.
+    private var unconnected: Set<ClientKey> = []
     private var registrations: [ClientKey: (gid: UInt32, options: ClientOptions?)] = [:]
     private var saved: [ClientKey: AppTable.Row] = [:]
     private weak var daemon: Daemon?
@@ -113,6 +115,7 @@ public final class ProcessSupervisor: ClientActivation {
         let registration = registrations.removeValue(forKey: client)
         lifecycle.register(name, options: registration?.options ?? lifecycle.apps[name]?.options ?? ClientOptions())
         if let gid = registration?.gid { gids[client] = gid }
+        unconnected.remove(client)
         lifecycle.connected(name, at: clock())
         persist()
     }
@@ -174,7 +177,7 @@ public final class ProcessSupervisor: ClientActivation {
             processes[client] = nil
             adopted.remove(client)
             logger.info("client process ended", metadata: ["client": "\(client.clientID)", "pid": "\(process.pid)", "exit": "\(exit)"])
-            perform(lifecycle.exited(Self.name(client), exit, at: now))
+            perform(lifecycle.exited(Self.name(client), exit, at: now, connected: unconnected.remove(client) == nil))
         }
         if let daemon {
             for (name, app) in lifecycle.apps where app.options.locationBackgroundMode {
@@ -221,6 +224,7 @@ public final class ProcessSupervisor: ClientActivation {
                                                            logPath: logPath(client), account: account))
             processes[client] = process
             adopted.remove(client)
+            unconnected.insert(client)
             logger.info("launched client", metadata: ["client": "\(client.clientID)", "uid": "\(client.uid)",
                                                       "pid": "\(process.pid)", "reason": "\(reason.rawValue)"])
         } catch {

@@ -101,4 +101,26 @@ import Testing
         #expect(line["app"] as? String == "crashLoop")
         #expect(line["backoff"] is Double)
     }
+
+    /// `/bin/true` exits cleanly at once and never connects: without throttling it would be spawned for each of
+    /// the 50 fixes; as a crash it is launched three times, then only after 2 s and 4 s of backoff.
+    @Test func aLaunchCommandThatNeverConnectsIsThrottledThoughItExitsCleanly() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json"
+        Wake.steadyTrace(trace, step: 0.1, until: 5)
+        try daemon.start(trace: trace, speed: 1, arguments: ["--crash-backoff", "2"])
+        do {
+            let client = try RawClient(daemon.socket)
+            try client.hello()
+            #expect(try client.request("register", ["client": "org.example.true", "launch": ["/bin/true"]])["ok"] as? Bool == true)
+            #expect(try client.request("startStandard")["ok"] as? Bool == true)
+        }
+        sleep(6)
+        let log = try String(contentsOfFile: daemon.directory + "/geowaked.log", encoding: .utf8)
+        let launches = log.split(separator: "\n").filter { $0.contains("launched client") && $0.contains("org.example.true") }.count
+        #expect((3...5).contains(launches), "\(launches) launches")
+        let status = try Wake.status(daemon, "org.example.true")
+        #expect(status["lastExit"] as? String == "exited 0")
+        #expect(status["crashes"] as? Int ?? 0 >= 3)
+    }
 }
