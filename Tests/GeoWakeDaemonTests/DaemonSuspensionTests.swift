@@ -3,17 +3,25 @@ import Testing
 
 /// Budgets, suspension, background tasks and background modes through a real geowaked, checked from /proc.
 @Suite(.serialized) struct DaemonSuspensionTests {
-    /// Launched for a fix at 0 s, suspended after its 2 s budget, thawed for the fix at 8 s.
-    @Test func aLaunchedSubscriberIsSuspendedAfterItsBudgetAndThawedForTheNextEvent() throws {
-        let daemon = DaemonProcess()
+    /// Starts the daemon on `fixes` with `budget`, has the client launched by the fix at 0.5 s and waits until its
+    /// budget has run out and it is stopped; returns its output file and pid.
+    func launchUntilSuspended(_ daemon: DaemonProcess, _ client: String, _ fixes: [(Double, Bool)],
+                              budget: String) throws -> (output: String, pid: pid_t) {
         let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
-        Wake.writeTrace(trace, [(0, false), (0.5, false), (8, false), (9, false)])
-        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "2"])
-        defer { Wake.killAll([output]) }
-        try Wake.startByHand(daemon, "org.example.sleepy", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
+        Wake.writeTrace(trace, fixes)
+        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", budget])
+        try Wake.startByHand(daemon, client, output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
         #expect(Wake.eventually { Wake.launched(output).count == 1 })
         let pid = try Wake.launchedPID(output)
         #expect(Wake.eventually { Wake.state(pid) == "T" }, "not suspended after its budget")
+        return (output, pid)
+    }
+
+    /// Launched for a fix at 0.5 s, suspended after its 2 s budget, thawed for the fix at 8 s.
+    @Test func aLaunchedSubscriberIsSuspendedAfterItsBudgetAndThawedForTheNextEvent() throws {
+        let daemon = DaemonProcess()
+        let (output, pid) = try launchUntilSuspended(daemon, "org.example.sleepy", [(0, false), (0.5, false), (8, false), (9, false)], budget: "2")
+        defer { Wake.killAll([output]) }
         let handled = Wake.events(output).count
         #expect(try Wake.status(daemon, "org.example.sleepy")["app"] as? String == "suspended")
 
@@ -91,19 +99,14 @@ import Testing
     /// reconnects, and has every event exactly once.
     @Test func aDaemonKilledWhileASubscriberIsSuspendedThawsItOnRestartAndNothingIsLost() throws {
         let daemon = DaemonProcess()
-        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
-        Wake.writeTrace(trace, [(0, false), (0.5, false), (6, false), (6.5, false), (12, false)])
-        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1.5"])
+        let (output, pid) = try launchUntilSuspended(daemon, "org.example.durable",
+                                                     [(0, false), (0.5, false), (6, false), (6.5, false), (12, false)], budget: "1.5")
         defer { Wake.killAll([output]) }
-        try Wake.startByHand(daemon, "org.example.durable", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
-        #expect(Wake.eventually { Wake.launched(output).count == 1 })
-        let pid = try Wake.launchedPID(output)
-        #expect(Wake.eventually { Wake.state(pid) == "T" })
 
         daemon.stop(signal: SIGKILL)
         usleep(300_000)
         #expect(Wake.state(pid) == "T", "the process should still be stopped while the daemon is away")
-        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1.5"])
+        try daemon.start(trace: daemon.directory + "/trace.json", speed: 1, arguments: ["--budget", "1.5"])
         #expect(Wake.eventually(5) { Wake.state(pid) != "T" }, "left stopped after the daemon's restart")
         #expect(Wake.eventually { Wake.currentStatus(daemon, "org.example.durable")?["connected"] as? Bool == true })
         #expect(Wake.eventually { Wake.events(output).contains { ($0["event"] as? String) == "status" } }, "the trace did not reach its end")
@@ -116,14 +119,8 @@ import Testing
     /// A daemon stopped with SIGTERM continues the processes it stopped, so none waits stopped while it is away.
     @Test func aDaemonStoppedCleanlyLeavesNoProcessStopped() throws {
         let daemon = DaemonProcess()
-        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
-        Wake.writeTrace(trace, [(0, false), (0.5, false), (30, false)])
-        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1"])
+        let (output, pid) = try launchUntilSuspended(daemon, "org.example.calm", [(0, false), (0.5, false), (30, false)], budget: "1")
         defer { Wake.killAll([output]) }
-        try Wake.startByHand(daemon, "org.example.calm", output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
-        #expect(Wake.eventually { Wake.launched(output).count == 1 })
-        let pid = try Wake.launchedPID(output)
-        #expect(Wake.eventually { Wake.state(pid) == "T" })
         daemon.stop(signal: SIGTERM)
         #expect(Wake.eventually(5) { Wake.state(pid) != "T" }, "left stopped by a daemon that stopped")
         #expect(Wake.state(pid) != nil, "the process should outlive the daemon")
