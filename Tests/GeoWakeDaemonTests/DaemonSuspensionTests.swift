@@ -125,4 +125,23 @@ import Testing
         #expect(Wake.eventually(5) { Wake.state(pid) != "T" }, "left stopped by a daemon that stopped")
         #expect(Wake.state(pid) != nil, "the process should outlive the daemon")
     }
+
+    /// With room for one suspended client, the second suspension terminates the least recently used of the two.
+    @Test func aboveTheSuspendedLimitTheLeastRecentlyUsedClientIsTerminated() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json"
+        let first = daemon.directory + "/first.jsonl", second = daemon.directory + "/second.jsonl"
+        Wake.writeTrace(trace, [(0, false), (0.5, false), (30, false)])
+        try daemon.start(trace: trace, speed: 1, arguments: ["--budget", "1", "--max-suspended", "1"])
+        defer { Wake.killAll([first, second]) }
+        for (client, output) in [("org.example.a", first), ("org.example.b", second)] {
+            try Wake.startByHand(daemon, client, output: output, ["--relaunch", "--standard", "--register-only"]).waitUntilExit()
+        }
+        #expect(Wake.eventually { Wake.launched(first).count == 1 && Wake.launched(second).count == 1 })
+        let pids = [try Wake.launchedPID(first), try Wake.launchedPID(second)]
+        #expect(Wake.eventually { pids.contains { Wake.state($0) == nil } && pids.contains { Wake.state($0) == "T" } },
+                "not one terminated and one suspended")
+        let apps = Set(["org.example.a", "org.example.b"].compactMap { Wake.currentStatus(daemon, $0)?["app"] as? String })
+        #expect(apps == ["suspended", "notRunning"])
+    }
 }
