@@ -69,7 +69,7 @@ let package = Package(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "CPeerFiles",
+                "CPeerFiles", "ProcessLifecycle",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -77,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber"]),
@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
-        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "geowake-test-subscriber"]),
+        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "ProcessLifecycle", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         // A real gpsd fed NMEA over TCP, for the GPSD and daemon tests.

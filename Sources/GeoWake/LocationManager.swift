@@ -10,6 +10,9 @@ public final class LocationManager: Sendable {
     public let launchReason: LaunchReason?
     public let socketPath: String
     private let relaunch: Relaunch
+    private let options: LaunchOptions
+    /// Open background tasks and their expiration handlers, by task id.
+    let backgroundTasks = Mutex<[Int: @Sendable () -> Void]>([:])
     let state = Mutex(State())
     private let stream: AsyncStream<LocationEvent>
     private let sink: AsyncStream<LocationEvent>.Continuation
@@ -27,11 +30,12 @@ public final class LocationManager: Sendable {
         var reconnecting = true
     }
 
-    public init(clientID: String, relaunch: Relaunch = .never, socketPath: String? = nil,
-                onOtherMessage: @escaping @Sendable (JSONValue) -> Void = { _ in }) async throws {
+    public init(clientID: String, relaunch: Relaunch = .never, options: LaunchOptions = LaunchOptions(),
+                socketPath: String? = nil, onOtherMessage: @escaping @Sendable (JSONValue) -> Void = { _ in }) async throws {
         let environment = SocketPath.currentEnvironment()
         self.clientID = clientID
         self.relaunch = relaunch
+        self.options = options
         self.socketPath = socketPath ?? SocketPath.resolve(environment: environment)
         launchReason = LaunchReason(environment: environment)
         otherMessages = onOtherMessage
@@ -164,12 +168,21 @@ public final class LocationManager: Sendable {
     private func connect() async throws -> DaemonConnection {
         let connection = try await DaemonConnection(
             path: socketPath,
-            onMessage: { [sink, otherMessages] message in
-                if let event = LocationEvent(message: message) { sink.yield(event) } else { otherMessages(message) }
+            onMessage: { [weak self, sink, otherMessages] message in
+                if let event = LocationEvent(message: message) {
+                    sink.yield(event)
+                } else if message["type"]?.string == "expiring" {
+                    self?.backgroundTimeExpiring()
+                } else {
+                    otherMessages(message)
+                }
             },
             onClose: { [weak self] in self?.connectionClosed() })
         var fields: [String: JSONValue] = ["client": .string(clientID)]
-        if let launch = relaunch.launch { fields["launch"] = launch }
+        if let launch = relaunch.launch {
+            fields["launch"] = launch
+            fields["options"] = options.json
+        }
         do {
             _ = try await connection.request("register", fields)
         } catch {

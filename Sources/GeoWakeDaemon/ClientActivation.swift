@@ -1,19 +1,61 @@
-/// Why the daemon wants a client that is not connected: the kind of event it queued for it.
-public enum LaunchReason: String, Sendable {
-    case location, significantChange, region, visit, beacon, status
-}
+import ProcessLifecycle
 
-/// The hook for issue #14's launcher: the dispatcher calls it when an event is queued for a registered client
-/// that has no connection, and when clients connect or disconnect. Called on the daemon's loop thread; keep it quick.
+/// The one launch reason type: the daemon queues events with it and the launcher passes it to the child as
+/// `GEOWAKE_LAUNCH_REASON` (its raw values: location, significant-change, region, visit, beacon).
+public typealias LaunchReason = ProcessLifecycle.LaunchReason
+
+/// The launcher's hook into the daemon (issue #14). The dispatcher tells it about every queued event, the session
+/// ops about registrations and connections; the loop asks it for its next deadline and gives it a turn after each
+/// poll. All calls come on the daemon's loop thread; keep them quick.
 public protocol ClientActivation: AnyObject {
-    func eventQueued(for client: ClientKey, reason: LaunchReason, launch: [String]?)
+    /// Called once the daemon listens, before the first request: adopt what the store says and act on it.
+    func start(_ daemon: Daemon)
+    /// A registration is about to be stored; throwing refuses it (e.g. an unsafe launch command).
+    func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError)
+    /// An event was queued for `client` (connected or not); `reason` is nil for events that must not launch it.
+    func eventQueued(for client: ClientKey, reason: LaunchReason?)
     func connectionOpened(_ client: ClientKey)
     func connectionClosed(_ client: ClientKey)
+    func disabled(_ client: ClientKey)
+    func enabled(_ client: ClientKey)
+    func unregistered(_ client: ClientKey)
+    /// Seconds until something is due (a budget ends, a kill, a backoff), nil when nothing is.
+    func secondsUntilDeadline() -> Double?
+    /// After each poll: reap ended processes, fire what is due.
+    func turn()
+    /// A descriptor the loop polls for readability (woken when a child ends), or -1.
+    var wakeDescriptor: Int32 { get }
+    /// Extra fields for `status` / `clients`.
+    func status(of client: ClientKey) -> [String: Any]
+    func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any]
+    func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any]
+    /// The daemon is stopping: no process it stopped may stay stopped while it is away.
+    func stopping()
 }
 
+extension ClientActivation {
+    public func start(_ daemon: Daemon) {}
+    public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError) {}
+    public func disabled(_ client: ClientKey) {}
+    public func enabled(_ client: ClientKey) {}
+    public func unregistered(_ client: ClientKey) {}
+    public func secondsUntilDeadline() -> Double? { nil }
+    public func turn() {}
+    public var wakeDescriptor: Int32 { -1 }
+    public func status(of client: ClientKey) -> [String: Any] { [:] }
+    public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any] {
+        throw ProtocolError("unsupported", "this daemon does not manage background tasks")
+    }
+    public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any] {
+        throw ProtocolError("unsupported", "this daemon does not manage background tasks")
+    }
+    public func stopping() {}
+}
+
+/// For embedding the daemon without a launcher: nothing is ever launched, woken or suspended.
 public final class NoClientActivation: ClientActivation {
     public init() {}
-    public func eventQueued(for client: ClientKey, reason: LaunchReason, launch: [String]?) {}
+    public func eventQueued(for client: ClientKey, reason: LaunchReason?) {}
     public func connectionOpened(_ client: ClientKey) {}
     public func connectionClosed(_ client: ClientKey) {}
 }

@@ -76,8 +76,8 @@ struct ClientServices {
     mutating func removeAll(of client: ClientKey) { byClient[client] = nil }
 
     /// The event lines one fix produces, per client, and the detector memories it changed (to store with them).
-    mutating func update(with fix: Fix, at now: Timestamp) -> (events: [(ClientKey, LaunchReason, String)], memories: [ServiceMemory]) {
-        var out: [(ClientKey, LaunchReason, String)] = []
+    mutating func update(with fix: Fix, at now: Timestamp) -> (events: [(ClientKey, LaunchReason?, String)], memories: [ServiceMemory]) {
+        var out: [(ClientKey, LaunchReason?, String)] = []
         var memories: [ServiceMemory] = []
         for client in byClient.keys.sorted() {
             var services = byClient[client]!

@@ -7,7 +7,8 @@ final class Connection {
 
     let fd: Int32
     let uid: UInt32
-    /// The peer's primary gid, for reading its region files with its permissions.
+    /// The peer's primary gid from SO_PEERCRED: its region files are read, and a process launched for it in
+    /// system mode runs, with it.
     var gid: UInt32 = UInt32.max
     var readBuffer: [UInt8] = []
     var writeBuffer: [UInt8] = []

@@ -78,6 +78,7 @@ public final class Daemon {
     /// Serves on the calling thread until `stop()`; `serve()` runs it under swift-service-lifecycle.
     public func run() throws {
         try listen()
+        activation.start(self)
         signal(SIGPIPE, SIG_IGN)
         logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
         while true {
@@ -90,8 +91,9 @@ public final class Daemon {
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
             if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+            if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = [source?.delay(now: now), healthDelay(), regionDelay()].compactMap { $0 }.min()
+            let delay = [source?.delay(now: now), healthDelay(), regionDelay(), activation.secondsUntilDeadline()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -105,12 +107,14 @@ public final class Daemon {
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
             pumpLiveSource()
             for connection in connections.values { deliver(connection) }
+            activation.turn()
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }
         }
         logger.info("geowaked stopping")
         live?.stop()
+        activation.stopping()
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(listener)
         unlink(paths.socket)

@@ -45,6 +45,7 @@ public final class DaemonStore {
         }
         Daemon.registerPendingLimitMigration(&migrator)
         ServiceMemory.registerMigration(&migrator)
+        AppTable.registerMigrations(&migrator)
         return migrator
     }
 

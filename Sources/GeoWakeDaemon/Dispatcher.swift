@@ -38,7 +38,7 @@ extension Daemon {
         logger.trace("fix", metadata: ["monotonic": "\(clock)"])
         let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
         let (decides, change) = health.observe(fix, at: clock)
-        var events: [(ClientKey, LaunchReason, String)] = []
+        var events: [(ClientKey, LaunchReason?, String)] = []
         if let change { events += statusEvents(change, at: now) }
         let changes = decides ? regions.update(with: fix, at: now) : []
         events += Self.regionEvents(changes)
@@ -46,7 +46,7 @@ extension Daemon {
         events += serviceEvents
         if ended {
             for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
-                events.append((client, .status, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
+                events.append((client, nil, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
         var queued: [QueuedEvent] = []
@@ -66,7 +66,7 @@ extension Daemon {
         notify(events, queued: queued)
     }
 
-    static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason, String)] {
+    static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {
         changes.compactMap { change in
             guard let event = change.event else { return nil }
             var writer = JSONLineWriter(reservingCapacity: 256)
@@ -83,10 +83,10 @@ extension Daemon {
         }
     }
 
-    /// A health change as one `status` event for every client with a subscription or a region.
-    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason, String)] {
+    /// A health change as one `status` event for every client with a subscription or a region; it launches no one.
+    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
         let event = Self.statusEvent(change.state, change.message, at: time)
-        return subscribedClients().sorted().map { ($0, .status, event) }
+        return subscribedClients().sorted().map { ($0, nil, event) }
     }
 
     func subscribedClients() -> Set<ClientKey> {
@@ -94,9 +94,9 @@ extension Daemon {
     }
 
     /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of
-    /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about clients
-    /// without a connection.
-    func notify(_ events: [(ClientKey, LaunchReason, String)], queued: [QueuedEvent] = []) {
+    /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about every
+    /// client that got events (a connected one may be suspended, or on a budget the event extends).
+    func notify(_ events: [(ClientKey, LaunchReason?, String)], queued: [QueuedEvent] = []) {
         var sent: Set<ClientKey> = []
         for event in queued {
             guard let connection = connection(for: event.client) else { continue }
@@ -109,18 +109,13 @@ extension Daemon {
                 connection.outboxMayHaveMore = true
             }
         }
-        var seen: Set<ClientKey> = []
-        for (client, reason, _) in events where seen.insert(client).inserted {
+        var reasons: [ClientKey: LaunchReason?] = [:]
+        for (client, reason, _) in events where reasons[client] ?? nil == nil { reasons[client] = reason }
+        for (client, reason) in reasons.sorted(by: { $0.key < $1.key }) {
             if let connection = connection(for: client) {
                 if sent.contains(client) { connection.flush() } else { connection.outboxMayHaveMore = true }
-            } else {
-                let launch = try? store.queue.read { db in
-                    try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),
-                                        arguments: [client.uid, client.clientID])
-                }
-                let argv = launch.flatMap { $0 }.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }
-                activation.eventQueued(for: client, reason: reason, launch: argv)
             }
+            activation.eventQueued(for: client, reason: reason)
         }
     }
 

@@ -26,6 +26,7 @@ extension Daemon {
                 try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
             }
             if let connection = daemon.connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
+            daemon.activation.disabled(client)
             return [:]
         },
         "enable": { daemon, request in
@@ -33,6 +34,7 @@ extension Daemon {
             try daemon.storeWrite { db in
                 try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
             }
+            daemon.activation.enabled(client)
             return [:]
         },
     ]
@@ -76,7 +78,7 @@ extension Daemon {
             if regions.count(of: key) > 0 { kinds.append("regions") }
             return ["client": key.clientID, "connected": connection(for: key) != nil, "disabled": row["disabled"] as Bool,
                     "pending": row["pending"] as Int, "lastSeq": row["lastSeq"] as Int64, "regions": regions.count(of: key),
-                    "subscriptions": kinds.sorted()]
+                    "subscriptions": kinds.sorted()].merging(activation.status(of: key)) { a, _ in a }
         }
     }
 }

@@ -22,7 +22,7 @@ extension Daemon {
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
     /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
     @discardableResult
-    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason, String)], now: Timestamp) throws -> [QueuedEvent] {
+    func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws -> [QueuedEvent] {
         var queued: [QueuedEvent] = []
         for (client, _, event) in events {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """

@@ -17,7 +17,7 @@ extension Daemon {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
             let now = daemon.lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-            var events: [(ClientKey, LaunchReason, String)] = []
+            var events: [(ClientKey, LaunchReason?, String)] = []
             for id in ids {
                 guard let (entry, exit) = daemon.regions.remove(client, id, at: now) else { continue }
                 events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])

@@ -34,6 +34,7 @@ extension Daemon {
         .merging(serviceOperations) { a, _ in a }
         .merging(regionOperations) { a, _ in a }
         .merging(overviewOperations) { a, _ in a }
+        .merging(backgroundTaskOperations) { a, _ in a }
 
     func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {

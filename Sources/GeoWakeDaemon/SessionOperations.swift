@@ -27,7 +27,7 @@ extension Daemon {
             daemon.regions.removeAll(of: client, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             daemon.services.removeAll(of: client)
             request.connection.client = nil
-            daemon.activation.connectionClosed(client)
+            daemon.activation.unregistered(client)
             return [:]
         },
         "ack": { daemon, request in
@@ -51,23 +51,28 @@ extension Daemon {
             throw ProtocolError("invalidClientID", "client id must be 1-255 bytes of A-Z a-z 0-9 . _ -")
         }
         var launchJSON: String?
+        var launchArgv: [String]?
         if let launch = request.fields["launch"] {
             guard let argv = launch as? [String], let first = argv.first, first.hasPrefix("/"), argv.count <= 64,
                   argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
                 throw ProtocolError("invalidLaunch", "launch must be an array of at most 64 strings, the first an absolute path")
             }
             launchJSON = String(decoding: try! JSONSerialization.data(withJSONObject: argv), as: UTF8.self)
+            launchArgv = argv
         }
         var optionsJSON: String?
+        var optionsObject: [String: Any]?
         if let options = request.fields["options"] {
             guard let object = options as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
                   data.count <= 65536 else {
                 throw ProtocolError.badRequest("\"options\" must be an object of at most 64 KiB")
             }
             optionsJSON = String(decoding: data, as: UTF8.self)
+            optionsObject = object
         }
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
         guard connection(for: key) == nil else { throw ProtocolError("clientBusy", "another connection is registered as \(clientID)") }
+        try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
         let result: [String: Any] = try storeWrite { db in
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                             arguments: [key.uid, key.clientID])

@@ -83,8 +83,11 @@ public struct AppLifecycle: Sendable {
         }
     }
 
-    /// Its process ended (reaped, or found gone after a daemon restart).
-    public mutating func exited(_ client: String, _ exit: ProcessExit, at now: Timestamp) -> [LifecycleAction] {
+    /// Its process ended (reaped, or found gone after a daemon restart). A launched process that ended, even
+    /// cleanly, without ever connecting (`connected` false) counts as a crash: each launch was wasted, and a
+    /// command that never connects must not be spawned for every event.
+    public mutating func exited(_ client: String, _ exit: ProcessExit, at now: Timestamp,
+                                connected: Bool = true) -> [LifecycleAction] {
         guard var app = apps[client], app.state != .notRunning, app.state != .crashLoop else { return [] }
         defer { apps[client] = app }
         let byDaemon = app.state == .terminating
@@ -98,7 +101,7 @@ public struct AppLifecycle: Sendable {
             return []
         }
         let quick = app.startedAt.map { now - $0 < settings.crashWindow } ?? false
-        app.crashes = !exit.isClean && quick ? app.crashes + 1 : 0
+        app.crashes = (!exit.isClean || !connected) && quick ? app.crashes + 1 : 0
         app.forceQuit = !exit.isClean
         if app.forceQuit && !app.options.relaunchAfterForceQuit { return [] }
         if app.crashes >= settings.crashLoopThreshold {

@@ -66,7 +66,7 @@ public struct LifecycleSettings: Hashable, Sendable {
 }
 
 /// One client's lifecycle record: what `geowake status` shows and the store keeps.
-public struct AppRecord: Hashable, Sendable {
+public struct AppRecord: Hashable, Sendable, Codable {
     public var options: ClientOptions
     public var state: AppState = .notRunning
     /// Disabled by the library's explicit stop or `geowake disable`: never launched.

@@ -21,6 +21,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
     @Option(help: "Socket path.") var socket: String?
     @Option(help: "Store path (SQLite).") var state: String?
     @Option(help: "normal (synchronous=NORMAL) or full (synchronous=FULL).") var durability: String = "normal"
+    @OptionGroup var lifecycle: LifecycleOptions
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
 
@@ -48,7 +49,9 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
         guard poorAccuracy > 0, poorAccuracy.isFinite else { throw ValidationError("--poor-accuracy must be a number > 0") }
         guard maxPending >= 2 else { throw ValidationError("--max-pending must be at least 2") }
         do {
-            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, logger: Logger(label: "geowaked"),
+            let logger = Logger(label: "geowaked")
+            let supervisor = ProcessSupervisor(settings: try lifecycle.settings(), logger: logger)
+            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger,
                                     live: live, baudRate: baud,
                                     health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
                                     limits: DaemonLimits(maximumPendingEvents: maxPending),

@@ -22,8 +22,9 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// `trace` is relative to the package root unless absolute; `options` go to geowaked as they are.
     func start(trace: String = "traces/berlin-drive.nmea", speed: Double = 0, options: [String] = []) throws {
-        try start(source: "trace:" + Self.root + "/" + trace, options: ["--speed", "\(speed)"] + options)
+        try start(source: "trace:" + (trace.hasPrefix("/") ? trace : Self.root + "/" + trace), options: ["--speed", "\(speed)"] + options)
     }
 
     /// Starts geowaked on `source` (gpsd://…, a device, trace:…); its log goes to `log` in the directory.

@@ -16,6 +16,9 @@ final class ProtocolPeer: Sendable {
         var acked: Int64 = 0
         var registers = 0
         var current: Int32 = -1
+        var lastRegister: JSONValue?
+        var openTasks: Set<Int> = []
+        var nextTask = 1
     }
     private let state = Mutex(State())
 
@@ -43,6 +46,14 @@ final class ProtocolPeer: Sendable {
 
     var acked: Int64 { state.withLock { $0.acked } }
     var registers: Int { state.withLock { $0.registers } }
+    var lastRegister: JSONValue? { state.withLock { $0.lastRegister } }
+    var openTasks: Set<Int> { state.withLock { $0.openTasks } }
+
+    /// Sends a server message that is neither a reply nor an event (e.g. `expiring`).
+    func notice(_ line: String) {
+        let fd = state.withLock { $0.current }
+        if fd >= 0 { send(fd, line) }
+    }
 
     /// Queues an event and pushes it to the connected client, if any.
     func emit(_ event: String) {
@@ -97,6 +108,7 @@ final class ProtocolPeer: Sendable {
                     let backlog = state.withLock { s in
                         s.registers += 1
                         s.current = fd
+                        s.lastRegister = request
                         return s.outbox.filter { $0.seq > s.acked }.map { Self.eventLine($0.seq, $0.event) }
                     }
                     send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{}}"#)
@@ -105,6 +117,13 @@ final class ProtocolPeer: Sendable {
                     let seq = request["seq"]?.int64 ?? 0
                     state.withLock { $0.acked = max($0.acked, seq) }
                     send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{"acked":\#(seq)}}"#)
+                case "beginBackgroundTask":
+                    let task = state.withLock { s in defer { s.nextTask += 1 }; s.openTasks.insert(s.nextTask); return s.nextTask }
+                    send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{"task":\#(task),"budgetLeft":9.5}}"#)
+                case "endBackgroundTask":
+                    let task = request["task"]?.int ?? 0
+                    _ = state.withLock { $0.openTasks.remove(task) }
+                    send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{}}"#)
                 default:
                     send(fd, #"{"type":"reply","id":\#(id),"ok":false,"error":{"code":"unknownOp","message":"no \#(op)"}}"#)
                 }

@@ -230,6 +230,20 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         #expect(life.apps["a"]!.state == .crashLoop)
     }
 
+    @Test func aLaunchEndedCleanlyWithoutConnectingCountsAsACrashOneThatConnectedDoesNot() {
+        var life = lifecycle { $0.crashLoopThreshold = 2 }
+        _ = life.eventQueued(for: "a", reason: .region, at: at(0))
+        _ = life.exited("a", .exited(0), at: at(1), connected: true)
+        #expect(life.apps["a"]!.crashes == 0)
+        for second in [2.0, 4.0] {
+            _ = life.eventQueued(for: "a", reason: .region, at: at(second))
+            _ = life.exited("a", .exited(0), at: at(second + 1), connected: false)
+        }
+        #expect(life.apps["a"]!.crashes == 2)
+        #expect(life.apps["a"]!.state == .crashLoop)
+        #expect(life.apps["a"]!.forceQuit == false, "a clean exit is no force-quit")
+    }
+
     @Test func afterADaemonRestartASuspendedLiveProcessIsThawedAndADeadOneForgotten() {
         var life = lifecycle()
         life.register("b")
