@@ -13,7 +13,7 @@ extension CellGrid {
     /// Places the entries of `items` from their chunk's first places in each cell (`cursor`), and
     /// classifies each item's entries, a call per item (or per `framesPerCall` of its entries).
     func place(_ boxes: [Double], _ items: Range<Int>, _ payloads: [UInt32], _ tags: [UInt32], _ cursor: UnsafeMutableBufferPointer<UInt32>,
-               _ entryBoxes: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
+               _ entryBoxes: UnsafeMutableBufferPointer<PackedBox>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
                _ classify: Classifier) {
         // Plain buffers, not arrays: arrays captured by the span closure were checked for exclusive
         // access at run time on every append, a sixth of the whole build.
@@ -36,7 +36,7 @@ extension CellGrid {
                     let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
                     let e = Int(cursor[r * columns + c])
                     cursor[r * columns + c] += 1
-                    let box = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
+                    let box = PackedBox(west: lowX, east: highX, south: lowY, north: highY)
                     entryBoxes[e] = box
                     staged[count] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
                     frames[count] = frame(cell: r * columns + c, box: box)
@@ -52,10 +52,10 @@ extension CellGrid {
         }
     }
 
-    /// The frame of an entry of cell `cell` with quantized box `box`: the box's sub-cells cut in 8 equal
-    /// columns and rows (see `subcell`), and the cell's places.
-    func frame(cell: Int, box: UInt32) -> SubcellFrame {
-        let lowX = Int(box & 255), highX = Int(box >> 8 & 255), lowY = Int(box >> 16 & 255), highY = Int(box >> 24)
+    /// The frame of an entry of cell `cell` with box `box`: the box's sub-cells cut in 8 equal columns and
+    /// rows (see `subcell`), and the cell's places.
+    func frame(cell: Int, box: PackedBox) -> SubcellFrame {
+        let lowX = Int(box.west), highX = Int(box.east), lowY = Int(box.south), highY = Int(box.north)
         let column = cell % columns, row = cell / columns
         let places = CellPlaces(minX: minX, minY: minY, perDegreeX: placesPerDegreeX, perDegreeY: placesPerDegreeY,
                                 cellX: Double(256 * column * Self.placementUnits), cellY: Double(256 * row * Self.placementUnits))
