@@ -30,10 +30,12 @@ extension CellGrid {
         }
         forEachSpan(boxes, items) { i, g0x, g1x, g0y, g1y in
             var count = 0
-            for r in (g0y >> 8)...(g1y >> 8) {
-                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
-                for c in (g0x >> 8)...(g1x >> 8) {
-                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
+            // An item's box within each cell it meets: its own edges in its first and last cells, the
+            // cell's elsewhere.
+            for r in g0y.cell...g1y.cell {
+                let lowY = r == g0y.cell ? g0y.withinCell : 0, highY = r == g1y.cell ? g1y.withinCell : 255
+                for c in g0x.cell...g1x.cell {
+                    let lowX = c == g0x.cell ? g0x.withinCell : 0, highX = c == g1x.cell ? g1x.withinCell : 255
                     let e = Int(cursor[r * columns + c])
                     cursor[r * columns + c] += 1
                     let box = PackedBox(west: lowX, east: highX, south: lowY, north: highY)
@@ -70,8 +72,8 @@ extension CellGrid {
     /// Makes undecided every entry of an item: its region is gone, and only its record knows that.
     mutating func forgetVerdicts(tag: UInt32, minX: Double, minY: Double, maxX: Double, maxY: Double) {
         guard !entries.isEmpty, maxX >= self.minX, minX <= self.maxX, maxY >= self.minY, minY <= self.maxY else { return }
-        for r in (subRow(minY) >> 8)...(subRow(maxY) >> 8) {
-            for c in (subColumn(minX) >> 8)...(subColumn(maxX) >> 8) {
+        for r in subRow(minY).cell...subRow(maxY).cell {
+            for c in subColumn(minX).cell...subColumn(maxX).cell {
                 for e in Int(cellStart[r * columns + c])..<Int(cellStart[r * columns + c + 1]) where entries[e].itemTag == tag {
                     let entry = entries[e]
                     entries[e] = entry.holdsCircle ? CellEntry(circle: .undecided, tag: tag)
