@@ -13,7 +13,7 @@ public struct RegionIndex: Sendable {
     /// Boxes and shape references of the items added since `tree` was built; the first
     /// `recent.itemCount` are in `recent`.
     private var addedBoxes: [Double] = []
-    private var addedShapes: [UInt32] = []
+    private var addedShapes: [ShapeReference] = []
     private var recent = PackedRTree()
     private var removedSinceBuild = 0
 
@@ -47,7 +47,7 @@ public struct RegionIndex: Sendable {
             if addedShapes.count > max(1024, tree.itemCount / 8) {
                 rebuild()
             } else {
-                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes)
+                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes.map(\.rawValue))
             }
         }
         return handle
@@ -80,13 +80,14 @@ public struct RegionIndex: Sendable {
         tree = PackedRTree(boxes: boxes, payloads: Array(0..<UInt32(itemSlots.count)))
         let order = tree.leafPayloads
         store.reorderShapes(gather(itemSlots, at: order))
-        let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])) }
+        // The trees and the grid carry shape references as the integers they wrap.
+        let shapes = (0..<itemSlots.count).map { store.shapeReference(ofSlot: itemSlots[$0], part: Int(itemParts[$0])).rawValue }
         tree.mapLeafPayloads { shapes[Int($0)] }
         // The grid takes the items in the tree's order, the order of the shapes in the store: its build
         // then reads the shapes' records and fills its cells in runs instead of at random.
         grid = CellGrid(boxes: gather(boxes, at: order, width: 4), payloads: gather(shapes, at: order),
                         tags: gather(itemSlots, at: order)) { [store] shape, frames, entries in
-            store.classify(shape: shape, frames: frames, entries: entries)
+            store.classify(shape: ShapeReference(rawValue: shape), frames: frames, entries: entries)
         }
         addedBoxes = []
         addedShapes = []
@@ -97,8 +98,8 @@ public struct RegionIndex: Sendable {
     /// Calls `body` with the shape reference of every indexed region whose box meets the query box (one
     /// whose box is split at the antimeridian may come twice for box queries, never for point queries).
     @inline(__always)
-    func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
-        tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+    func forEachCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (ShapeReference) -> Void) {
+        tree.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body(ShapeReference(rawValue: $0)) }
         forEachAddedCandidate(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
     }
 
@@ -106,19 +107,18 @@ public struct RegionIndex: Sendable {
     /// region the grid knows to contain the point, and `undecided` with the shape reference of each other
     /// candidate.
     @inline(__always)
-    func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (UInt32) -> Void) {
-        grid.forEach(x: x, y: y, inside: inside) { payload in
+    func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (ShapeReference) -> Void) {
+        grid.forEach(x: x, y: y, inside: inside) { entry in
             // A circle's entry gives its slot: only points within a hair of its boundary come here.
-            let isSlot = payload & CellEntry.circleFlag != 0
-            undecided(isSlot ? store.shapeReference(ofSlot: payload & ~CellEntry.circleFlag, part: 0) : payload)
+            undecided(entry.isCircle ? store.shapeReference(ofSlot: entry.circleTag, part: 0) : ShapeReference(rawValue: entry.payload))
         }
         forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, undecided)
     }
 
     @inline(__always)
-    private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (UInt32) -> Void) {
+    private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (ShapeReference) -> Void) {
         guard !addedShapes.isEmpty else { return }
-        recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY, body)
+        recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body(ShapeReference(rawValue: $0)) }
         addedBoxes.withUnsafeBufferPointer { b in
             for item in recent.itemCount..<addedShapes.count {
                 let p = 4 * item

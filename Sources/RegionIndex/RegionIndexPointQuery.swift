@@ -16,7 +16,7 @@ extension RegionIndex {
     /// this way a query waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.stagedCandidates) { shapes in
+        withUnsafeTemporaryAllocation(of: ShapeReference.self, capacity: Self.stagedCandidates) { shapes in
             withUnsafeTemporaryAllocation(of: PendingPart.self, capacity: Self.stagedCandidates) { pending in
                 var count = 0, overflow = false
                 forEachCandidate(x: x, y: y, inside: { body(RegionHandle(rawValue: $0)) }) { shape in
@@ -32,13 +32,13 @@ extension RegionIndex {
                 // Small polygons first, so that their edges load while the circles are tested.
                 var parts = 0, others = 0
                 for shape in shapes[0..<count] {
-                    if shape & 1 == 1 {
-                        let header = store.partHeaders[Int(shape >> 1)]
+                    if !shape.isCircle {
+                        let header = store.partHeaders[shape.partNumber]
                         if header.isMasked {
                             let mask = header.mask(y: y)
                             if mask != 0 {
-                                store.prefetchEdges(base: Int(header.firstPosition), mask: mask)
-                                pending[parts] = PendingPart(mask: mask, base: header.firstPosition, slot: header.slot)
+                                store.prefetchEdges(first: header.firstPosition, mask: mask)
+                                pending[parts] = PendingPart(mask: mask, first: header.firstPosition, slot: header.slot)
                                 parts += 1
                             }
                             continue
@@ -52,7 +52,7 @@ extension RegionIndex {
                 }
                 let query = parts > 0 ? FixedPointQuery(x: x, y: y) : nil
                 for part in pending[0..<parts]
-                where store.maskedPartContains(base: Int(part.base), mask: part.mask, x: x, y: y, query: query) {
+                where store.maskedPartContains(first: part.first, mask: part.mask, x: x, y: y, query: query) {
                     body(RegionHandle(rawValue: part.slot))
                 }
             }
@@ -75,7 +75,7 @@ extension RegionIndex {
     /// A small polygon part whose edges are on their way.
     struct PendingPart {
         var mask: UInt64
-        var base: UInt32
+        var first: StoredPosition
         var slot: UInt32
     }
 }
@@ -83,15 +83,14 @@ extension RegionIndex {
 extension RegionStore {
     /// Starts loading the record of each shape, a cache line each: a circle or a polygon part's header.
     @inline(__always)
-    func prefetchRecords(_ shapes: UnsafeBufferPointer<UInt32>) {
+    func prefetchRecords(_ shapes: UnsafeBufferPointer<ShapeReference>) {
         circles.withUnsafeBufferPointer { circles in
             partHeaders.withUnsafeBufferPointer { headers in
                 for shape in shapes {
-                    let index = Int(shape >> 1)
-                    if shape & 1 == 0 {
-                        prefetch(circles.baseAddress! + index)
+                    if shape.isCircle {
+                        prefetch(circles.baseAddress! + shape.circleNumber)
                     } else {
-                        prefetch(headers.baseAddress! + index)
+                        prefetch(headers.baseAddress! + shape.partNumber)
                     }
                 }
             }

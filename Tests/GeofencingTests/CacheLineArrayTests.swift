@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct CacheLineArrayTests {
     static func header(_ k: Int) -> PartHeader {
-        PartHeader(minY: Double(k), scale: 1, firstPosition: 0, slot: UInt32(k), count: 8, raster: -1)
+        PartHeader(minY: Double(k), scale: 1, firstPosition: StoredPosition(fixedPoint: 0), slot: UInt32(k), bandCount: 8, raster: -1)
     }
 
     @Test func partHeadersAndCirclesFillWholeCacheLinesFromALineBoundary() {

@@ -22,7 +22,7 @@ import TestSupport
                 let x = probe % 2 == 0 ? boxes[b + 2 * Int.random(in: 0...1, using: &rng)] : Double.random(in: 12.9...14.1, using: &rng)
                 let y = probe % 2 == 0 ? boxes[b + 1 + 2 * Int.random(in: 0...1, using: &rng)] : Double.random(in: 51.9...52.7, using: &rng)
                 var got: [UInt32] = []
-                grid.forEach(x: x, y: y, inside: { _ in }) { got.append($0 / 3) }
+                grid.forEach(x: x, y: y, inside: { _ in }) { got.append($0.payload / 3) }
                 let want = (0..<UInt32(count)).filter { i in
                     let b = 4 * Int(i)
                     return boxes[b] <= x && boxes[b + 1] <= y && boxes[b + 2] >= x && boxes[b + 3] >= y
@@ -37,10 +37,10 @@ import TestSupport
     @Test func pointOnADegenerateBoxIsFound() {
         let grid = CellGrid(boxes: [13.4000001, 52.5200001, 13.4000001, 52.5200001], payloads: [7])
         var got: [UInt32] = []
-        grid.forEach(x: 13.4000001, y: 52.5200001, inside: { _ in }) { got.append($0) }
+        grid.forEach(x: 13.4000001, y: 52.5200001, inside: { _ in }) { got.append($0.payload) }
         #expect(got == [7])
         got = []
-        grid.forEach(x: 13.4000002, y: 52.5200001, inside: { _ in }) { got.append($0) }
+        grid.forEach(x: 13.4000002, y: 52.5200001, inside: { _ in }) { got.append($0.payload) }
         #expect(got.isEmpty)
     }
 

@@ -32,10 +32,10 @@ import TestSupport
     @Test func gridsPlacedInChunksAreGridsPlacedInOnePass() {
         let store = Self.city
         let (boxes, slots, parts) = store.indexItems()
-        let shapes = (0..<slots.count).map { store.shapeReference(ofSlot: slots[$0], part: Int(parts[$0])) }
+        let shapes = (0..<slots.count).map { store.shapeReference(ofSlot: slots[$0], part: Int(parts[$0])).rawValue }
         func grid(itemsPerChunk: Int) -> CellGrid {
             CellGrid(boxes: boxes, payloads: shapes, tags: slots, itemsPerChunk: itemsPerChunk) { shape, frames, entries in
-                store.classify(shape: shape, frames: frames, entries: entries)
+                store.classify(shape: ShapeReference(rawValue: shape), frames: frames, entries: entries)
             }
         }
         let one = grid(itemsPerChunk: slots.count), four = grid(itemsPerChunk: slots.count / 4)

@@ -84,7 +84,7 @@ import TestSupport
             #expect(index.region(try #require(index.handle(forID: region.id))) == region, "\(region.id)")
         }
         let store = index.store
-        let doubleParts = store.partFirstStored.filter { Int($0) & RegionStore.doubleStorage != 0 }.count
+        let doubleParts = store.partFirstStored.filter { !$0.isFixedPoint }.count
         #expect(doubleParts > 100 && doubleParts < store.partFirstStored.count - 100, "both storages in use")
     }
 
@@ -95,7 +95,7 @@ import TestSupport
         let region = Region(id: "m", shape: .polygon(MultiPolygon(polygons: [[exact], [inexact]])))
         let index = try RegionIndex(regions: [region])
         let store = index.store
-        #expect(store.partFirstStored.map { Int($0) & RegionStore.doubleStorage != 0 } == [false, true])
+        #expect(store.partFirstStored.map(\.isFixedPoint) == [true, false])
         #expect(store.fixedCoordinates.count == 10 && store.coordinates.count == 10)
         #expect(index.region(index.handle(forID: "m")!) == region)
         let oracle = GEOSOracle([region])
@@ -114,7 +114,7 @@ import TestSupport
         let regions = (TestRegions.city(count: 300, seed: 47).map(Self.rounded) + Self.largeStars(count: 4, seed: 53))
             .filter { if case .polygon = $0.shape { true } else { false } }
         let index = try RegionIndex(regions: regions)
-        #expect(index.store.partFirstStored.allSatisfy { Int($0) & RegionStore.doubleStorage == 0 })
+        #expect(index.store.partFirstStored.allSatisfy { $0.isFixedPoint })
         var rng = SeededGenerator(seed: 59)
         var checked = 0, inside = 0
         for region in regions {

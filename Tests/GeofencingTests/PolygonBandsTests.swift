@@ -22,7 +22,7 @@ import TestSupport
         for part in 0..<store.partHeaders.count {
             let a = store.partHeaders[part], b = chunked.partHeaders[part]
             #expect(a.minY == b.minY && a.scale == b.scale && a.firstPosition == b.firstPosition && a.slot == b.slot
-                    && a.count == b.count && a.raster == b.raster && a.words == b.words, "part \(part)")
+                    && a.bandCount == b.bandCount && a.raster == b.raster && a.words == b.words, "part \(part)")
         }
         #expect(chunked.bandEdgeStart == store.bandEdgeStart && chunked.bandEdges == store.bandEdges)
         #expect(chunked.rasterCells == store.rasterCells)

@@ -140,8 +140,8 @@ import TestSupport
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
             let frames = Self.frames(around: (minX, minY, maxX, maxY), count: 6, rng: &rng)
-            let shape = UInt32(part) << 1 | 1
-            var entries = [CellEntry](repeating: CellEntry(raster: .undecided, payload: shape, tag: 0), count: frames.count)
+            let shape = ShapeReference(part: part)
+            var entries = [CellEntry](repeating: CellEntry(raster: .undecided, payload: shape.rawValue, tag: 0), count: frames.count)
             frames.withUnsafeBufferPointer { frames in
                 entries.withUnsafeMutableBufferPointer { store.classify(shape: shape, frames: frames, entries: $0) }
             }

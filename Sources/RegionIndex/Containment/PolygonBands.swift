@@ -13,12 +13,11 @@ struct PartHeader: Equatable {
     var minY: Double
     /// Bands per degree of latitude.
     var scale: Double
-    /// Stored position of the part's first vertex (see `RegionStore.doubleStorage`).
-    var firstPosition: UInt32
+    var firstPosition: StoredPosition
     var slot: UInt32
     /// Bands: 8 or 4 (small parts, masks), 16 or more (large parts, lists); 0 once the part's region is
-    /// removed: it then contains nothing.
-    var count: UInt32
+    /// removed (see `kind`).
+    var bandCount: UInt32
     /// Index in `rasters`, or -1 (small parts).
     var raster: Int32
     /// Small parts: the bands' edge masks, a word each (8 bands) or two words each, low first (4 bands).
@@ -26,17 +25,34 @@ struct PartHeader: Equatable {
     var words = SIMD8<UInt32>()
 }
 
+/// What a part header's band count says of its part.
+enum PartKind {
+    /// At most 64 edges, in 4 or 8 bands of edge masks kept in the header.
+    case small
+    /// More edges, in 16 or more bands of edge lists, and a raster (`PartRaster`).
+    case large
+    /// The part's region is removed: it contains nothing.
+    case removed
+}
+
 extension PartHeader {
-    /// Small parts have at most 64 edges and 4 or 8 bands; large parts at least 16.
-    var isMasked: Bool { count == 8 || count == 4 }
+    var kind: PartKind {
+        @inline(__always) get { bandCount == 0 ? .removed : bandCount <= 8 ? .small : .large }
+    }
+
+    /// Whether the part is small: its bands' edges are masks in the header.
+    var isMasked: Bool { @inline(__always) get { kind == .small } }
+
+    /// Makes the part contain nothing: its region is removed.
+    mutating func markRemoved() { bandCount = 0 }
 
     /// The edges of a small part's band holding latitude y.
     @inline(__always)
-    func mask(y: Double) -> UInt64 { mask(band: RegionStore.band(y, minY, scale, Int(count))) }
+    func mask(y: Double) -> UInt64 { mask(band: RegionStore.band(y, minY, scale, Int(bandCount))) }
 
     @inline(__always)
     func mask(band: Int) -> UInt64 {
-        count == 8 ? UInt64(words[band]) : UInt64(words[2 * band]) | UInt64(words[2 * band + 1]) << 32
+        bandCount == 8 ? UInt64(words[band]) : UInt64(words[2 * band]) | UInt64(words[2 * band + 1]) << 32
     }
 
     /// A large part's first band in `bandEdgeStart`.
@@ -121,7 +137,7 @@ extension RegionStore {
         }
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
         var header = PartHeader(minY: minY, scale: scale, firstPosition: partFirstStored[part], slot: partSlots[part],
-                                count: UInt32(count), raster: -1)
+                                bandCount: UInt32(count), raster: -1)
         var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
         // Masks in a plain buffer: setting a lane of a vector variable stores and reloads all of it.
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { masks in
@@ -159,7 +175,7 @@ extension RegionStore {
     @inline(__always)
     func partContains(_ part: Int, x: Double, y: Double) -> Bool {
         let header = partHeaders[part]
-        guard header.count > 0 else { return false }
+        guard header.kind != .removed else { return false }
         if header.raster >= 0 {
             switch rasterCell(Int(header.raster), x: x, y: y) {
             case .inside: return true
@@ -173,17 +189,16 @@ extension RegionStore {
     /// Crossing-number test of one part (shell and holes): odd means inside.
     @inline(__always)
     func partContainsByBands(_ header: PartHeader, x: Double, y: Double) -> Bool {
-        let base = Int(header.firstPosition)
-        let band = Self.band(y, header.minY, header.scale, Int(header.count))
+        let band = Self.band(y, header.minY, header.scale, Int(header.bandCount))
         if header.isMasked {
-            return maskedPartContains(base: base, mask: header.mask(y: y), x: x, y: y)
+            return maskedPartContains(first: header.firstPosition, mask: header.mask(y: y), x: x, y: y)
         }
         let b = header.firstBand + band
         let edges = Int(bandEdgeStart[b])..<Int(bandEdgeStart[b + 1])
-        let index = base & Self.storedIndexMask
+        let index = header.firstPosition.index
         return bandEdges.withUnsafeBufferPointer { list in
             var inside = false
-            if base & Self.doubleStorage != 0 {
+            if !header.firstPosition.isFixedPoint {
                 coordinates.withUnsafeBufferPointer { xy in
                     for k in edges where EdgeCrossing.crosses(xy.baseAddress!, index + Int(list[k]), x: x, y: y) {
                         inside.toggle()
@@ -201,12 +216,12 @@ extension RegionStore {
         }
     }
 
-    /// Crossing parity over the edges in `mask`, numbered from stored position `base`. `query` is the
+    /// Crossing parity over the edges in `mask`, numbered from stored position `first`. `query` is the
     /// point's `FixedPointQuery`: a caller testing several parts for one point makes it once.
     @inline(__always)
-    func maskedPartContains(base: Int, mask: UInt64, x: Double, y: Double, query: FixedPointQuery? = nil) -> Bool {
-        if base & Self.doubleStorage != 0 { return maskedDoublePartContains(base: base, mask: mask, x: x, y: y) }
-        let query = query ?? FixedPointQuery(x: x, y: y)
+    func maskedPartContains(first: StoredPosition, mask: UInt64, x: Double, y: Double, query: FixedPointQuery? = nil) -> Bool {
+        if !first.isFixedPoint { return maskedDoublePartContains(base: first.index, mask: mask, x: x, y: y) }
+        let base = first.index, query = query ?? FixedPointQuery(x: x, y: y)
         return fixedCoordinates.withUnsafeBufferPointer { xy in
             // Stored values lie within ±2 147 483 000, so clamping the thresholds to 32 bits changes no comparison.
             var straddling: UInt64 = 0
@@ -222,13 +237,14 @@ extension RegionStore {
         }
     }
 
-    /// The same for a part stored in doubles: rare, so kept out of the query's inlined code.
+    /// The same for a part stored in doubles from vertex `base` of `coordinates`: rare, so kept out of the
+    /// query's inlined code.
     @inline(never)
     func maskedDoublePartContains(base: Int, mask: UInt64, x: Double, y: Double) -> Bool {
         coordinates.withUnsafeBufferPointer { xy in
             var inside = false, mask = mask
             while mask != 0 {
-                let i = (base & Self.storedIndexMask) + mask.trailingZeroBitCount
+                let i = base + mask.trailingZeroBitCount
                 mask &= mask - 1
                 if EdgeCrossing.crosses(xy.baseAddress!, i, x: x, y: y) { inside.toggle() }
             }

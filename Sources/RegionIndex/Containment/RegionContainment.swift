@@ -53,30 +53,29 @@ extension RegionStore {
         return false
     }
 
-    /// A tree payload naming a circle (even) or a polygon part (odd) by its storage index; `part` counts
-    /// the parts of the slot's polygon.
+    /// The shape of a slot's circle, or of its polygon's part number `part` (counted within the polygon).
     @inline(__always)
-    func shapeReference(ofSlot slot: UInt32, part: Int) -> UInt32 {
+    func shapeReference(ofSlot slot: UInt32, part: Int) -> ShapeReference {
         let shape = Int(shapeIndex[Int(slot)])
-        if kinds[Int(slot)] == .polygon { return (polygonPartStart[shape] + UInt32(part)) << 1 | 1 }
-        return UInt32(shape) << 1
+        if kinds[Int(slot)] == .polygon { return ShapeReference(part: Int(polygonPartStart[shape]) + part) }
+        return ShapeReference(circle: shape)
     }
 
     @inline(__always)
-    func slot(ofShape reference: UInt32) -> UInt32 {
-        reference & 1 == 0 ? circles[Int(reference >> 1)].slot : partSlots[Int(reference >> 1)]
+    func slot(ofShape reference: ShapeReference) -> UInt32 {
+        reference.isCircle ? circles[reference.circleNumber].slot : partSlots[reference.partNumber]
     }
 
     /// The slot of the shape if it contains the point. Removed regions' shapes contain nothing (see
     /// `remove`), so a query reads only the shape's own record, never the per-slot arrays.
     @inline(__always)
-    func containingSlot(shape reference: UInt32, longitude: Double, latitude: Double) -> UInt32? {
-        let index = Int(reference >> 1)
-        if reference & 1 == 0 {
-            let circle = circles[index]
+    func containingSlot(shape reference: ShapeReference, longitude: Double, latitude: Double) -> UInt32? {
+        if reference.isCircle {
+            let circle = circles[reference.circleNumber]
             return circle.contains(longitude: longitude, latitude: latitude) ? circle.slot : nil
         }
-        return partContains(index, x: longitude, y: latitude) ? partHeaders[index].slot : nil
+        let part = reference.partNumber
+        return partContains(part, x: longitude, y: latitude) ? partHeaders[part].slot : nil
     }
 
     /// Exact containment for a slot (false for beacons and removed slots).

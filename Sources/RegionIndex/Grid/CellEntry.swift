@@ -32,11 +32,28 @@ struct CellEntry: Equatable {
     /// The payload of a polygon part's entry.
     var payload: UInt32 { word }
 
+    /// What a query is handed when this entry cannot decide its point.
+    var undecided: UndecidedEntry { @inline(__always) get { UndecidedEntry(rawValue: holdsCircle ? tag : payload) } }
+
     var circle: CellCircle {
         CellCircle(x: Float(bitPattern: UInt32(truncatingIfNeeded: low)), y: Float(bitPattern: UInt32(truncatingIfNeeded: low >> 32)),
                    scaleX: Float(bitPattern: UInt32(truncatingIfNeeded: high)), scaleY: Float(bitPattern: UInt32(truncatingIfNeeded: high >> 32)),
                    outside: Float(bitPattern: word))
     }
+}
+
+/// What the grid hands a query for an entry that cannot decide its point: a polygon part's payload, or,
+/// for a circle (whose entry holds the circle where a payload would be), its tag with `CellEntry.circleFlag`.
+struct UndecidedEntry {
+    var rawValue: UInt32
+
+    var isCircle: Bool { @inline(__always) get { rawValue & CellEntry.circleFlag != 0 } }
+
+    /// A circle's tag as given to the grid; meaningful only when `isCircle`.
+    var circleTag: UInt32 { @inline(__always) get { rawValue & ~CellEntry.circleFlag } }
+
+    /// A polygon part's payload; meaningful only when not `isCircle`.
+    var payload: UInt32 { @inline(__always) get { rawValue } }
 }
 
 /// A circle as a grid entry sees it, in the places of the entry's cell (`CellGrid.place`): a point at

@@ -31,8 +31,8 @@ struct CellGrid: Sendable {
     private(set) var columns = 0, rows = 0
     /// Entries of cell k are `cellStart[k]..<cellStart[k + 1]`.
     private(set) var cellStart: [UInt32] = []
-    /// Per entry, the item's box within the cell in sub-cells: lowX | highX << 8 | lowY << 16 | highY << 24.
-    private(set) var entryBoxes: [UInt32] = []
+    /// Per entry, the item's box within the cell.
+    private(set) var entryBoxes: [PackedBox] = []
     var entries: [CellEntry] = []
 
     init() {}
@@ -71,8 +71,8 @@ struct CellGrid: Sendable {
             inParallel(chunks) { k, chunk in
                 let count = cursors.baseAddress! + k * cellCount
                 grid.forEachSpan(boxes, chunk) { _, g0x, g1x, g0y, g1y in
-                    for r in (g0y >> 8)...(g1y >> 8) {
-                        for c in (g0x >> 8)...(g1x >> 8) { count[r * columns + c] += 1 }
+                    for r in g0y.cell...g1y.cell {
+                        for c in g0x.cell...g1x.cell { count[r * columns + c] += 1 }
                     }
                 }
             }
@@ -90,7 +90,7 @@ struct CellGrid: Sendable {
         }
         self.cellStart = cellStart
         // Entries are written where they are placed, from every core: on huge pages made beforehand.
-        var entryBoxes = [UInt32](unsafeUninitializedCapacity: total + 15) { boxes, count in
+        var entryBoxes = [PackedBox](unsafeUninitializedCapacity: total + 15) { boxes, count in
             prefaultHugePages(boxes.baseAddress!, byteCount: 4 * boxes.count)
             count = total + 15
         }
@@ -114,7 +114,7 @@ struct CellGrid: Sendable {
 
     /// Calls `body` with the number of each item of `items` and its first and last sub-cell column and row.
     @inline(__always)
-    func forEachSpan(_ boxes: [Double], _ items: Range<Int>, _ body: (Int, Int, Int, Int, Int) -> Void) {
+    func forEachSpan(_ boxes: [Double], _ items: Range<Int>, _ body: (Int, GridSubcell, GridSubcell, GridSubcell, GridSubcell) -> Void) {
         boxes.withUnsafeBufferPointer { b in
             for i in items {
                 body(i, subColumn(b[4 * i]), subColumn(b[4 * i + 2]), subRow(b[4 * i + 1]), subRow(b[4 * i + 3]))
@@ -139,8 +139,8 @@ struct CellGrid: Sendable {
             setCells(size: smaller, stretch: stretch)
             var entries = 0
             for i in sample {
-                entries += ((subColumn(boxes[4 * i + 2]) >> 8) - (subColumn(boxes[4 * i]) >> 8) + 1)
-                    * ((subRow(boxes[4 * i + 3]) >> 8) - (subRow(boxes[4 * i + 1]) >> 8) + 1)
+                entries += (subColumn(boxes[4 * i + 2]).cell - subColumn(boxes[4 * i]).cell + 1)
+                    * (subRow(boxes[4 * i + 3]).cell - subRow(boxes[4 * i + 1]).cell + 1)
             }
             guard Double(Self.bytesPerEntry * entries * stride) + 4 * cells <= allowance else { break }
             size = smaller
@@ -161,34 +161,39 @@ struct CellGrid: Sendable {
 
     /// The sub-cell column of longitude x: monotonic in x, so an item's span always holds its points'.
     @inline(__always)
-    func subColumn(_ x: Double) -> Int { min(max(0, Int((x - minX) * scaleX)), 256 * columns - 1) }
+    func subColumn(_ x: Double) -> GridSubcell {
+        GridSubcell(rawValue: min(max(0, Int((x - minX) * scaleX)), GridSubcell.perCell * columns - 1))
+    }
 
     @inline(__always)
-    func subRow(_ y: Double) -> Int { min(max(0, Int((y - minY) * scaleY)), 256 * rows - 1) }
+    func subRow(_ y: Double) -> GridSubcell {
+        GridSubcell(rawValue: min(max(0, Int((y - minY) * scaleY)), GridSubcell.perCell * rows - 1))
+    }
 
     /// For every item whose box (widened by at most 1/256 of a cell) holds the point: calls `inside` with
-    /// its tag if its entry puts the point inside, `undecided` if the entry cannot tell (with the item's
-    /// payload, or for a circle's entry with its tag and `CellEntry.circleFlag`), and neither if it puts
-    /// the point outside.
+    /// its tag if its entry puts the point inside, `undecided` if the entry cannot tell, and neither if it
+    /// puts the point outside.
     @inline(__always)
-    func forEach(x: Double, y: Double, inside: (_ tag: UInt32) -> Void, undecided: (_ payload: UInt32) -> Void) {
+    func forEach(x: Double, y: Double, inside: (_ tag: UInt32) -> Void, undecided: (UndecidedEntry) -> Void) {
         guard x >= minX && x <= maxX && y >= minY && y <= maxY else { return }
         let gx = subColumn(x), gy = subRow(y)
-        let cell = (gy >> 8) * columns + (gx >> 8)
+        let cell = gy.cell * columns + gx.cell
         let start = cellStart[cell], end = Int(cellStart[cell + 1])
-        let sx = gx & 255, sy = gy & 255
+        let sx = gx.withinCell, sy = gy.withinCell
         // The point's place in its cell, exact for circles and whole for rasters (see `placementUnits`).
-        let px = Self.place(x, minX, placesPerDegreeX, Double((gx & ~255) * Self.placementUnits))
-        let py = Self.place(y, minY, placesPerDegreeY, Double((gy & ~255) * Self.placementUnits))
+        let px = Self.place(x, minX, placesPerDegreeX, Double(gx.cellStart * Self.placementUnits))
+        let py = Self.place(y, minY, placesPerDegreeY, Double(gy.cellStart * Self.placementUnits))
         let fx = Self.whole(px, within: sx), fy = Self.whole(py, within: sy)
         entryBoxes.withUnsafeBufferPointer { boxes in
+            // The kernel reads the boxes as the integers they wrap.
+            let packed = UnsafeRawPointer(boxes.baseAddress!).assumingMemoryBound(to: UInt32.self)
             entries.withUnsafeBufferPointer { entries in
                 Self.prefetch(entries, Int(start)..<end)
                 Self.subcellReciprocals.withUnsafeBufferPointer { reciprocals in
                     var e = Int(start)
                     while e < end {
                         // 16 entries at a time; `entryBoxes` is padded so that the last load stays inside it.
-                        var lanes = quantized_boxes_holding(boxes.baseAddress! + e, UInt32(sx), UInt32(sy))
+                        var lanes = quantized_boxes_holding(packed + e, UInt32(sx), UInt32(sy))
                         if end - e < 16 { lanes &= (1 << UInt32(end - e)) - 1 }
                         while lanes != 0 {
                             let k = e &+ lanes.trailingZeroBitCount
@@ -199,13 +204,13 @@ struct CellGrid: Sendable {
                                 code = entry.circle.code(x: px, y: py)
                             } else {
                                 let box = boxes[k]
-                                let column = Self.subcell(fx, low: box & 255, high: box >> 8 & 255, reciprocals)
-                                let row = Self.subcell(fy, low: box >> 16 & 255, high: box >> 24, reciprocals)
+                                let column = Self.subcell(fx, low: box.west, high: box.east, reciprocals)
+                                let row = Self.subcell(fy, low: box.south, high: box.north, reciprocals)
                                 code = entry.raster.code(column: column, row: row)
                             }
                             switch code {
                             case SubcellRaster.insideCode: inside(entry.itemTag)
-                            case SubcellRaster.undecidedCode: undecided(entry.holdsCircle ? entry.tag : entry.payload)
+                            case SubcellRaster.undecidedCode: undecided(entry.undecided)
                             default: break
                             }
                         }

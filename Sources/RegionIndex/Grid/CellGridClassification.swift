@@ -13,7 +13,7 @@ extension CellGrid {
     /// Places the entries of `items` from their chunk's first places in each cell (`cursor`), and
     /// classifies each item's entries, a call per item (or per `framesPerCall` of its entries).
     func place(_ boxes: [Double], _ items: Range<Int>, _ payloads: [UInt32], _ tags: [UInt32], _ cursor: UnsafeMutableBufferPointer<UInt32>,
-               _ entryBoxes: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
+               _ entryBoxes: UnsafeMutableBufferPointer<PackedBox>, _ entries: UnsafeMutableBufferPointer<CellEntry>,
                _ classify: Classifier) {
         // Plain buffers, not arrays: arrays captured by the span closure were checked for exclusive
         // access at run time on every append, a sixth of the whole build.
@@ -30,13 +30,15 @@ extension CellGrid {
         }
         forEachSpan(boxes, items) { i, g0x, g1x, g0y, g1y in
             var count = 0
-            for r in (g0y >> 8)...(g1y >> 8) {
-                let lowY = r == g0y >> 8 ? g0y & 255 : 0, highY = r == g1y >> 8 ? g1y & 255 : 255
-                for c in (g0x >> 8)...(g1x >> 8) {
-                    let lowX = c == g0x >> 8 ? g0x & 255 : 0, highX = c == g1x >> 8 ? g1x & 255 : 255
+            // An item's box within each cell it meets: its own edges in its first and last cells, the
+            // cell's elsewhere.
+            for r in g0y.cell...g1y.cell {
+                let lowY = r == g0y.cell ? g0y.withinCell : 0, highY = r == g1y.cell ? g1y.withinCell : 255
+                for c in g0x.cell...g1x.cell {
+                    let lowX = c == g0x.cell ? g0x.withinCell : 0, highX = c == g1x.cell ? g1x.withinCell : 255
                     let e = Int(cursor[r * columns + c])
                     cursor[r * columns + c] += 1
-                    let box = UInt32(lowX | highX << 8 | lowY << 16 | highY << 24)
+                    let box = PackedBox(west: lowX, east: highX, south: lowY, north: highY)
                     entryBoxes[e] = box
                     staged[count] = CellEntry(raster: .undecided, payload: payloads[i], tag: tags[i])
                     frames[count] = frame(cell: r * columns + c, box: box)
@@ -52,10 +54,10 @@ extension CellGrid {
         }
     }
 
-    /// The frame of an entry of cell `cell` with quantized box `box`: the box's sub-cells cut in 8 equal
-    /// columns and rows (see `subcell`), and the cell's places.
-    func frame(cell: Int, box: UInt32) -> SubcellFrame {
-        let lowX = Int(box & 255), highX = Int(box >> 8 & 255), lowY = Int(box >> 16 & 255), highY = Int(box >> 24)
+    /// The frame of an entry of cell `cell` with box `box`: the box's sub-cells cut in 8 equal columns and
+    /// rows (see `subcell`), and the cell's places.
+    func frame(cell: Int, box: PackedBox) -> SubcellFrame {
+        let lowX = Int(box.west), highX = Int(box.east), lowY = Int(box.south), highY = Int(box.north)
         let column = cell % columns, row = cell / columns
         let places = CellPlaces(minX: minX, minY: minY, perDegreeX: placesPerDegreeX, perDegreeY: placesPerDegreeY,
                                 cellX: Double(256 * column * Self.placementUnits), cellY: Double(256 * row * Self.placementUnits))
@@ -70,8 +72,8 @@ extension CellGrid {
     /// Makes undecided every entry of an item: its region is gone, and only its record knows that.
     mutating func forgetVerdicts(tag: UInt32, minX: Double, minY: Double, maxX: Double, maxY: Double) {
         guard !entries.isEmpty, maxX >= self.minX, minX <= self.maxX, maxY >= self.minY, minY <= self.maxY else { return }
-        for r in (subRow(minY) >> 8)...(subRow(maxY) >> 8) {
-            for c in (subColumn(minX) >> 8)...(subColumn(maxX) >> 8) {
+        for r in subRow(minY).cell...subRow(maxY).cell {
+            for c in subColumn(minX).cell...subColumn(maxX).cell {
                 for e in Int(cellStart[r * columns + c])..<Int(cellStart[r * columns + c + 1]) where entries[e].itemTag == tag {
                     let entry = entries[e]
                     entries[e] = entry.holdsCircle ? CellEntry(circle: .undecided, tag: tag)

@@ -3,15 +3,14 @@ extension RegionStore {
     /// a circle itself, or a polygon part's raster. Every verdict is what `containingSlot` answers for
     /// each point it covers, so queries may trust it. Large polygon parts, and parts' entries covering
     /// under `leastPolygonCellShare` of their cell, stay undecided.
-    func classify(shape reference: UInt32, frames: UnsafeBufferPointer<SubcellFrame>,
+    func classify(shape reference: ShapeReference, frames: UnsafeBufferPointer<SubcellFrame>,
                   entries: UnsafeMutableBufferPointer<CellEntry>) {
-        let index = Int(reference >> 1)
-        if reference & 1 == 0 {
-            let circle = circles[index]
+        if reference.isCircle {
+            let circle = circles[reference.circleNumber]
             for k in frames.indices { entries[k] = CellEntry(circle: circle.cellCircle(frames[k]), tag: entries[k].tag) }
             return
         }
-        let header = partHeaders[index]
+        let index = reference.partNumber, header = partHeaders[index]
         guard header.isMasked, frames.contains(where: { $0.cellShare >= Self.leastPolygonCellShare }) else { return }
         withUnsafeTemporaryAllocation(of: Edge.self, capacity: Self.maskedEdgeLimit) { edges in
             // Edges by number; horizontal ones are in no band, but a sub-rectangle they pass is undecided.
@@ -20,7 +19,7 @@ extension RegionStore {
                 edges[edge] = Edge(x0: x0, y0: y0, x1: x1, y1: y1)
                 if y0 == y1 { horizontal |= 1 << UInt64(edge) }
             }
-            let count = Int(header.count)
+            let count = Int(header.bandCount)
             for k in frames.indices where frames[k].cellShare >= Self.leastPolygonCellShare {
                 // The edges whose latitudes meet the frame's: those of the bands it meets.
                 var mask = horizontal
@@ -29,7 +28,7 @@ extension RegionStore {
                     mask |= header.mask(band: band)
                 }
                 let raster = Self.subcellRaster(edges: UnsafePointer(edges.baseAddress!), mask, frame: frames[k])
-                entries[k] = CellEntry(raster: raster, payload: reference, tag: entries[k].tag)
+                entries[k] = CellEntry(raster: raster, payload: reference.rawValue, tag: entries[k].tag)
             }
         }
     }

@@ -51,7 +51,7 @@ public struct RegionStore: Sendable {
     /// Positions count vertices of all parts; each part's are at its stored position in one of the arrays.
     var coordinates: [Double] = []
     var fixedCoordinates: [Int32] = []
-    var partFirstStored: [UInt32] = []
+    var partFirstStored: [StoredPosition] = []
     /// Edge bands per polygon part (see `PolygonBands`): masks in the headers, lists for large parts.
     var partHeaders = CacheLineArray<PartHeader>()
     var bandEdgeStart: [UInt32] = []
@@ -181,7 +181,7 @@ public struct RegionStore: Sendable {
             circles[shape].surelyOutside2 = -1
         case .polygon:
             for part in Int(polygonPartStart[shape])..<Int(polygonPartStart[shape + 1]) where part < partHeaders.count {
-                partHeaders[part].count = 0
+                partHeaders[part].markRemoved()
             }
         case .beacon, .removed:
             break
@@ -219,10 +219,10 @@ public struct RegionStore: Sendable {
             let p = Int(shapeIndex[slot])
             var polygons: [[[Coordinate]]] = []
             for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) {
-                let stored = Int(partFirstStored[part]), first = positions(ofPart: part).lowerBound
+                let stored = partFirstStored[part], first = positions(ofPart: part).lowerBound
                 polygons.append((Int(partRingStart[part])..<Int(partRingStart[part + 1])).map { ring in
                     (Int(ringPositionStart[ring])..<Int(ringPositionStart[ring + 1])).map {
-                        let v = vertex(stored + $0 - first)
+                        let v = vertex(stored.advanced(by: $0 - first))
                         return Coordinate(latitude: v.y, longitude: v.x)
                     }
                 })

@@ -13,9 +13,9 @@ extension RegionStore {
         appendMissingBands()
         let numbering = numberShapes(inOrderOf: slotsInOrder)
         let offsets = polygonOffsets(inOrder: numbering.polygonOrder)
-        let newCoordinates = copyVertices(coordinates, offsets.destination, doubleStorage: true,
+        let newCoordinates = copyVertices(coordinates, offsets.destination, fixedPoint: false,
                                           count: offsets.doublePositions, partsPerChunk)
-        let newFixedCoordinates = copyVertices(fixedCoordinates, offsets.destination, doubleStorage: false,
+        let newFixedCoordinates = copyVertices(fixedCoordinates, offsets.destination, fixedPoint: true,
                                                count: offsets.fixedPositions, partsPerChunk)
         circles = reorderedCircles(numbering.newCircleOf, count: numbering.circleCount, partsPerChunk)
         partSlots = offsets.partSlots
@@ -83,10 +83,10 @@ extension RegionStore {
         var positionStart: [UInt32] = [0]
         var polygonRingStart: [UInt32] = [0]
         var partSlots: [UInt32] = []
-        var partFirstStored: [UInt32] = []
-        /// Each old part's new stored position (each part stays in its array, fixed point or doubles); -1
+        var partFirstStored: [StoredPosition] = []
+        /// Each old part's new stored position (each part stays in its array, fixed point or doubles); nil
         /// for parts dropped.
-        var destination: [Int]
+        var destination: [StoredPosition?]
         /// The old part number of each new part.
         var partOrder: [Int] = []
         var fixedPositions = 0
@@ -94,7 +94,7 @@ extension RegionStore {
     }
 
     private func polygonOffsets(inOrder polygonOrder: [UInt32]) -> PolygonOffsets {
-        var offsets = PolygonOffsets(destination: [Int](repeating: -1, count: partRingStart.count - 1))
+        var offsets = PolygonOffsets(destination: [StoredPosition?](repeating: nil, count: partRingStart.count - 1))
         offsets.positionStart.reserveCapacity(ringPositionStart.count)
         offsets.ringStart.reserveCapacity(partRingStart.count)
         offsets.partSlots.reserveCapacity(partSlots.count)
@@ -115,14 +115,16 @@ extension RegionStore {
                 offsets.partSlots.append(partSlots[part])
                 offsets.partOrder.append(part)
                 let count = positions(ofPart: part).count
-                if Int(partFirstStored[part]) & Self.doubleStorage != 0 {
-                    offsets.destination[part] = offsets.doublePositions | Self.doubleStorage
-                    offsets.doublePositions += count
-                } else {
-                    offsets.destination[part] = offsets.fixedPositions
+                let destination: StoredPosition
+                if partFirstStored[part].isFixedPoint {
+                    destination = StoredPosition(fixedPoint: offsets.fixedPositions)
                     offsets.fixedPositions += count
+                } else {
+                    destination = StoredPosition(doubles: offsets.doublePositions)
+                    offsets.doublePositions += count
                 }
-                offsets.partFirstStored.append(UInt32(offsets.destination[part]))
+                offsets.destination[part] = destination
+                offsets.partFirstStored.append(destination)
             }
             offsets.partStart.append(UInt32(offsets.ringStart.count - 1))
             offsets.polygonRingStart.append(UInt32(offsets.positionStart.count - 1))
@@ -170,7 +172,7 @@ extension RegionStore {
     /// The part headers in the new order (`partOrder`: old part number of each new part, `destination`:
     /// its new stored position). A small part's masks number edges within the part, so its header moves as
     /// it is; large parts' band lists and rasters are made again, which drops those of removed parts.
-    private mutating func moveBands(_ partOrder: [Int], _ destination: [Int], _ partsPerChunk: Int) {
+    private mutating func moveBands(_ partOrder: [Int], _ destination: [StoredPosition?], _ partsPerChunk: Int) {
         let old = partHeaders
         var moved = CacheLineArray<PartHeader>()
         // Halves on two cores, each read started 16 parts early: the old headers are read at random.
@@ -183,7 +185,7 @@ extension RegionStore {
                         for new in range {
                             if new + 16 < range.upperBound { prefetch(old.baseAddress! + partOrder[new + 16]) }
                             var header = old[partOrder[new]]
-                            header.firstPosition = UInt32(destination[partOrder[new]])
+                            header.firstPosition = destination[partOrder[new]]!
                             (headers.baseAddress! + new).initialize(to: header)
                             if !header.isMasked { larges[half].append(new) }
                         }
@@ -203,18 +205,17 @@ extension RegionStore {
         }
     }
 
-    /// The vertices of one storage (`source`: doubles or fixed point), each old part's at its
-    /// `destination` (a stored position; -1 for parts dropped). Halves of the parts are copied on two
-    /// cores: their destinations do not overlap.
-    private func copyVertices<T>(_ source: [T], _ destination: [Int], doubleStorage: Bool, count: Int, _ partsPerChunk: Int) -> [T] {
+    /// The vertices of one storage (`source`: fixed point or doubles), each old part's at its
+    /// `destination` (nil for parts dropped). Halves of the parts are copied on two cores: their
+    /// destinations do not overlap.
+    private func copyVertices<T>(_ source: [T], _ destination: [StoredPosition?], fixedPoint: Bool, count: Int, _ partsPerChunk: Int) -> [T] {
         [T](unsafeUninitializedCapacity: 2 * count) { target, initialized in
             adviseHugePages(target.baseAddress!, byteCount: MemoryLayout<T>.stride * target.count)
             source.withUnsafeBufferPointer { source in
                 inParallel(chunkRanges(of: destination.indices, atLeast: partsPerChunk, limit: 2)) { _, half in
-                    for part in half
-                    where destination[part] >= 0 && (destination[part] & Self.doubleStorage != 0) == doubleStorage {
-                        let from = Int(partFirstStored[part]) & Self.storedIndexMask
-                        let to = destination[part] & Self.storedIndexMask
+                    for part in half {
+                        guard let to = destination[part]?.index, partFirstStored[part].isFixedPoint == fixedPoint else { continue }
+                        let from = partFirstStored[part].index
                         (target.baseAddress! + 2 * to).initialize(from: source.baseAddress! + 2 * from,
                                                                   count: 2 * positions(ofPart: part).count)
                     }

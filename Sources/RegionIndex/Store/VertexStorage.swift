@@ -49,31 +49,26 @@ struct FixedPointQuery {
 }
 
 extension RegionStore {
-    /// Set in a part's stored position when its vertices are in `coordinates` (doubles), clear when in
-    /// `fixedCoordinates`; the rest is the position in that array.
-    static let doubleStorage = 1 << 31
-    static let storedIndexMask = doubleStorage - 1
-
     /// Appends the positions `range` of `values` (longitude, latitude pairs) as one part's vertices, in
     /// fixed point when every value is exact; returns the part's stored position.
-    mutating func appendVertices(_ values: UnsafeBufferPointer<Double>, _ range: Range<Int>) -> UInt32 {
+    mutating func appendVertices(_ values: UnsafeBufferPointer<Double>, _ range: Range<Int>) -> StoredPosition {
         let slice = UnsafeBufferPointer(rebasing: values[2 * range.lowerBound..<2 * range.upperBound])
         let exact = slice.allSatisfy { FixedPoint.exact($0) != nil }
         if exact {
-            let stored = fixedCoordinates.count / 2
+            let stored = StoredPosition(fixedPoint: fixedCoordinates.count / 2)
             fixedCoordinates.append(contentsOf: slice.lazy.map { FixedPoint.exact($0)! })
-            return UInt32(stored)
+            return stored
         }
-        let stored = coordinates.count / 2
+        let stored = StoredPosition(doubles: coordinates.count / 2)
         coordinates.append(contentsOf: slice)
-        return UInt32(stored | Self.doubleStorage)
+        return stored
     }
 
     /// The vertex at a stored position.
     @inline(__always)
-    func vertex(_ stored: Int) -> (x: Double, y: Double) {
-        let i = stored & Self.storedIndexMask
-        if stored & Self.doubleStorage != 0 { return (coordinates[2 * i], coordinates[2 * i + 1]) }
+    func vertex(_ stored: StoredPosition) -> (x: Double, y: Double) {
+        let i = stored.index
+        if !stored.isFixedPoint { return (coordinates[2 * i], coordinates[2 * i + 1]) }
         return (FixedPoint.value(fixedCoordinates[2 * i]), FixedPoint.value(fixedCoordinates[2 * i + 1]))
     }
 
@@ -86,9 +81,9 @@ extension RegionStore {
     /// Calls `body` with every vertex of the part.
     @inline(__always)
     func forEachVertex(ofPart part: Int, _ body: (Double, Double) -> Void) {
-        let stored = Int(partFirstStored[part])
+        let stored = partFirstStored[part]
         for offset in 0..<positions(ofPart: part).count {
-            let v = vertex(stored + offset)
+            let v = vertex(stored.advanced(by: offset))
             body(v.x, v.y)
         }
     }
@@ -96,8 +91,8 @@ extension RegionStore {
     /// The part's bounding box. In fixed point, from the extreme integers: `FixedPoint.value` is monotonic,
     /// so four conversions give what converting every vertex would.
     func bounds(ofPart part: Int) -> GeoBox {
-        let stored = Int(partFirstStored[part]), count = positions(ofPart: part).count
-        guard stored & Self.doubleStorage == 0 else {
+        let stored = partFirstStored[part], count = positions(ofPart: part).count
+        guard stored.isFixedPoint else {
             var box = GeoBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
             forEachVertex(ofPart: part) { x, y in
                 box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
@@ -107,7 +102,7 @@ extension RegionStore {
         }
         return fixedCoordinates.withUnsafeBufferPointer { xy in
             var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
-            for i in stored..<stored + count {
+            for i in stored.index..<stored.index + count {
                 minX = min(minX, xy[2 * i]); maxX = max(maxX, xy[2 * i])
                 minY = min(minY, xy[2 * i + 1]); maxY = max(maxY, xy[2 * i + 1])
             }
@@ -120,22 +115,22 @@ extension RegionStore {
     /// position from the part's first) and its ends.
     @inline(__always)
     func forEachEdge(ofPart part: Int, _ body: (Int, Double, Double, Double, Double) -> Void) {
-        let stored = Int(partFirstStored[part]), first = Int(ringPositionStart[Int(partRingStart[part])])
+        let stored = partFirstStored[part], first = Int(ringPositionStart[Int(partRingStart[part])])
         for ring in Int(partRingStart[part])..<Int(partRingStart[part + 1]) {
-            var a = vertex(stored + Int(ringPositionStart[ring]) - first)
+            var a = vertex(stored.advanced(by: Int(ringPositionStart[ring]) - first))
             for i in Int(ringPositionStart[ring])..<(Int(ringPositionStart[ring + 1]) - 1) {
-                let b = vertex(stored + i + 1 - first)
+                let b = vertex(stored.advanced(by: i + 1 - first))
                 body(i - first, a.x, a.y, b.x, b.y)
                 a = b
             }
         }
     }
 
-    /// Starts loading both ends of the edges in `mask`, numbered from stored position `base`.
+    /// Starts loading both ends of the edges in `mask`, numbered from stored position `first`.
     @inline(__always)
-    func prefetchEdges(base: Int, mask: UInt64) {
-        let index = base & Self.storedIndexMask
-        if base & Self.doubleStorage != 0 {
+    func prefetchEdges(first: StoredPosition, mask: UInt64) {
+        let index = first.index
+        if !first.isFixedPoint {
             coordinates.withUnsafeBufferPointer { Self.prefetchEdges($0, index, mask) }
         } else {
             fixedCoordinates.withUnsafeBufferPointer { Self.prefetchEdges($0, index, mask) }
