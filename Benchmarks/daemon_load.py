@@ -132,7 +132,7 @@ def latency(geowaked, trace, directory):
     latencies = [(handled - taken) * 1000 for taken, handled in pairs]
     if sent:
         inside = [(s - taken) * 1000 for taken, s in zip(marks[-len(received):], sent[-len(received):])]
-        print(f"latency: inside the daemon, fix taken -> its events written to the socket (ms): "
+        print(f"latency: inside the daemon, fix taken -> its events sent and the launcher told (ms): "
               f"p50 {percentile(inside, 50):.3f}  p99 {percentile(inside, 99):.3f}  max {max(inside):.3f}")
     print(f"latency ({'C' if reader else 'Python'} reader): {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
           f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")

@@ -4,12 +4,18 @@ import Testing
 /// How the daemon writes the store off a fix's way to its subscribers: acks of one loop turn in one transaction,
 /// and the WAL checkpointed after the turn's deliveries instead of inside a fix's commit.
 @Suite(.serialized) struct StoreWriteTests {
-    @Test func acksSentInOneWriteAreAnsweredInOrderEachWithThePendingCountAfterItAndARequestBehindThemSeesThemAll() throws {
-        let daemon = DaemonProcess()
+    /// A client with standard updates that has read the whole trace's events (none acked).
+    static func clientAtTheEndOfTheTrace(_ daemon: DaemonProcess, as clientID: String) throws -> RawClient {
         try daemon.start()
-        let client = try RawClient.registered(daemon, as: "org.example.acks")
+        let client = try RawClient.registered(daemon, as: clientID)
         _ = try client.request("startStandard")
         ProtocolTests.endOfTrace(client)
+        return client
+    }
+
+    @Test func acksSentInOneWriteAreAnsweredInOrderEachWithThePendingCountAfterItAndARequestBehindThemSeesThemAll() throws {
+        let daemon = DaemonProcess()
+        let client = try Self.clientAtTheEndOfTheTrace(daemon, as: "org.example.acks")
         let last = try #require(client.events.last?["seq"] as? Int)
         let batch = [(1, 3), (2, 10), (3, last + 1), (4, 7)].map { "{\"id\":\($0.0),\"op\":\"ack\",\"seq\":\($0.1)}\n" }
         client.sendRaw(Array((batch.joined() + "{\"id\":5,\"op\":\"status\"}\n").utf8))
@@ -28,10 +34,7 @@ import Testing
 
     @Test func theWriteAheadLogIsCheckpointedWhileATraceIsReplayedAndStaysNearItsThousandPages() throws {
         let daemon = DaemonProcess()
-        try daemon.start()
-        let client = try RawClient.registered(daemon, as: "org.example.wal")
-        _ = try client.request("startStandard")
-        ProtocolTests.endOfTrace(client)
+        let client = try Self.clientAtTheEndOfTheTrace(daemon, as: "org.example.wal")
         #expect(client.events.count == 1201)
         // 1,200 fixes commit about 20 MB of pages; checkpoints every 1,000 pages (4 MB) keep the log from growing.
         let size = try FileManager.default.attributesOfItem(atPath: daemon.directory + "/geowake.sqlite-wal")[.size] as? Int
