@@ -10,6 +10,8 @@
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned.
+#   READER (default c): the latency subscriber: c (Benchmarks/latency_reader.c, built here with cc; reads and timestamps
+#   at once) or python (the driver's own client, whose interpreter wake-up and JSON parsing add to the figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=$PWD/.build/release/geowaked
@@ -18,6 +20,11 @@ PINNED=$(mktemp)
 trap 'rm -f "$PINNED"' EXIT
 printf '#!/bin/sh\nexec taskset -c %s %s "$@"\n' "${CPU:-0}" "$G" > "$PINNED"
 chmod +x "$PINNED"
+if [ "${READER:-c}" = c ]; then
+  export LATENCY_READER=$PINNED.reader
+  trap 'rm -f "$PINNED" "$LATENCY_READER"' EXIT
+  cc -O2 -o "$LATENCY_READER" Benchmarks/latency_reader.c
+fi
 for mode in ${@:-latency load outbox}; do
   python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "$PWD/traces/berlin-drive.nmea"
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load driver for geowaked: raw protocol clients (JSON lines over the Unix socket) that ack every event on receipt.
 
-    daemon_load.py latency GEOWAKED TRACE   fix-to-handler latency, p50/p99 (one subscriber, standard updates)
+    daemon_load.py latency GEOWAKED TRACE   fix-to-handler latency, p50/p99 (one subscriber, standard updates; the
+                                            subscriber is $LATENCY_READER, Benchmarks/latency_reader.c built, if set)
     daemon_load.py load GEOWAKED TRACE      1,000 clients x 100 regions at 10 fixes/s: daemon CPU % and RSS over time
     daemon_load.py outbox GEOWAKED TRACE    events/s through the outbox with an ack per event (100 clients)
 """
@@ -97,32 +98,43 @@ def percentile(values, p):
 def latency(geowaked, trace, directory):
     process, path = start_daemon(geowaked, trace, 10, directory, ["--log-level", "trace"])
     received = []
+    reader = os.environ.get("LATENCY_READER")
     try:
-        client = Client(path)
-        client.start("bench.latency")
-        client.request("startStandard")
-        ended = False
-        while not ended:
-            for message in client.lines():
-                if message.get("type") != "event":
-                    continue
-                now = time.monotonic()
-                event = message["event"]
-                if event["event"] == "location":
-                    received.append(now)
-                client.handle(message)
-                ended = event.get("state") == "ended"
+        if reader:
+            output = subprocess.run([reader, path, "bench.latency"], stdout=subprocess.PIPE, check=True).stdout
+            received = [float(line) for line in output.split()]
+        else:
+            client = Client(path)
+            client.start("bench.latency")
+            client.request("startStandard")
+            ended = False
+            while not ended:
+                for message in client.lines():
+                    if message.get("type") != "event":
+                        continue
+                    now = time.monotonic()
+                    event = message["event"]
+                    if event["event"] == "location":
+                        received.append(now)
+                    client.handle(message)
+                    ended = event.get("state") == "ended"
     finally:
         process.terminate()
         process.wait()
-    marks = []
+    marks, sent = [], []
     for line in open(os.path.join(directory, "geowaked.log")):
         if "monotonic=" in line and line.rstrip().endswith("fix"):
             marks.append(float(line.split("monotonic=")[1].split()[0]))
+            if "sent=" in line:
+                sent.append(float(line.split("sent=")[1].split()[0]))
     # The first fix is taken while startStandard's reply is written: every later fix pairs with its event.
     pairs = list(zip(marks[-len(received):], received))
     latencies = [(handled - taken) * 1000 for taken, handled in pairs]
-    print(f"latency: {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
+    if sent:
+        inside = [(s - taken) * 1000 for taken, s in zip(marks[-len(received):], sent[-len(received):])]
+        print(f"latency: inside the daemon, fix taken -> its events sent and the launcher told (ms): "
+              f"p50 {percentile(inside, 50):.3f}  p99 {percentile(inside, 99):.3f}  max {max(inside):.3f}")
+    print(f"latency ({'C' if reader else 'Python'} reader): {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
           f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")
 
 

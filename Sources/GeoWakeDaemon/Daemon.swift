@@ -22,6 +22,8 @@ public final class Daemon {
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
     var lastFix: Fix?
+    /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
+    var deferredAcks: [Request] = []
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
@@ -104,10 +106,16 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
+            applyDeferredAcks()
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
             pumpLiveSource()
             for connection in connections.values { deliver(connection) }
             activation.turn()
+            do {
+                try store.checkpointIfDue()
+            } catch {
+                logger.error("cannot checkpoint the store", metadata: ["error": "\(error)"])
+            }
             for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
                 close(connection)
             }

@@ -5,6 +5,7 @@ import GRDB
 /// position. Events go in through `commit(_:)`, in the same transaction as the state change that produced them.
 public final class DaemonStore {
     public let queue: DatabaseQueue
+    let checkpoint = WALCheckpoint()
 
     public enum Durability: String, Sendable {
         case normal, full
@@ -12,12 +13,19 @@ public final class DaemonStore {
 
     public init(path: String, durability: Durability = .normal) throws {
         var configuration = Configuration()
+        let checkpoint = checkpoint
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            checkpoint.install(on: db)
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try Self.migrator.migrate(queue)
+    }
+
+    /// Checkpoints the WAL once it passed `WALCheckpoint.pages`; the loop calls it after a turn's deliveries.
+    func checkpointIfDue() throws {
+        if checkpoint.isDue { try checkpoint.run(queue) }
     }
 
     static var migrator: DatabaseMigrator {

@@ -47,16 +47,32 @@ extension Daemon {
             return
         }
         let request = Request(id: id, op: op, fields: object, connection: connection)
-        do {
-            guard let operation = Self.operations[op] else { throw ProtocolError("unknownOp", "unknown op \"\(op)\"") }
-            if op != "hello" && !connection.saidHello { throw ProtocolError("helloRequired", "send hello first") }
-            reply(connection, id: id, .success(try operation(self, request)))
-        } catch let error as ProtocolError {
-            reply(connection, id: id, .failure(error))
-        } catch {
-            reply(connection, id: id, .failure(ProtocolError("internal", "\(error)")))
+        guard let operation = Self.operations[op] else {
+            reply(connection, id: id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
+            return
         }
+        if op != "hello" && !connection.saidHello {
+            reply(connection, id: id, .failure(ProtocolError("helloRequired", "send hello first")))
+            return
+        }
+        if op == "ack" {
+            deferredAcks.append(request)
+            return
+        }
+        applyDeferredAcks()
+        reply(connection, id: id, Self.result { try operation(self, request) })
         if op == "register", connection.client != nil { connection.outboxMayHaveMore = true }
+    }
+
+    /// An operation's outcome as its reply: a protocol error as itself, anything else as `internal`.
+    static func result(_ body: () throws -> [String: Any]) -> Result<[String: Any], ProtocolError> {
+        do {
+            return .success(try body())
+        } catch let error as ProtocolError {
+            return .failure(error)
+        } catch {
+            return .failure(ProtocolError("internal", "\(error)"))
+        }
     }
 
     /// Runs a store write; a failure becomes an `internal` error reply and nothing is changed.

@@ -18,6 +18,19 @@ struct ServiceMemory {
         json = (try? JSONEncoder().encode(memory)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
+    /// The standard and significant-change memory, stored with every event they deliver (every fix with no distance
+    /// filter), written directly: the same JSON as `JSONEncoder` gives, without its cost on each fix's way out.
+    init(client: ClientKey, kind: String, _ memory: ReportMemory) {
+        self.client = client
+        self.kind = kind
+        var fields: [String] = []
+        if let latitude = memory.latitude { fields.append("\"latitude\":\(latitude)") }
+        if let longitude = memory.longitude { fields.append("\"longitude\":\(longitude)") }
+        if let at = memory.at { fields.append("\"at\":\(at.millisecondsSince1970)") }
+        if let lastSeen = memory.lastSeen { fields.append("\"lastSeen\":\(lastSeen.millisecondsSince1970)") }
+        json = "{" + fields.joined(separator: ",") + "}"
+    }
+
     static func registerMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration(migration) { db in
             try db.execute(sql: "ALTER TABLE subscription ADD COLUMN memory TEXT")

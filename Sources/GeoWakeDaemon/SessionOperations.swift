@@ -30,17 +30,7 @@ extension Daemon {
             daemon.activation.unregistered(client)
             return [:]
         },
-        "ack": { daemon, request in
-            let client = try request.client()
-            let seq = try request.integer("seq")
-            return try daemon.storeWrite { db in
-                let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
-                                              arguments: [client.uid, client.clientID]) ?? 0
-                guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-                try daemon.acknowledge(db, client, through: seq)
-                return ["acked": seq, "pending": try daemon.pending(db, client)]
-            }
-        },
+        "ack": { daemon, request in try daemon.storeWrite { db in try daemon.acknowledge(request, db) } },
     ]
 
     private func register(_ request: Request) throws(ProtocolError) -> [String: Any] {

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// Acks are applied in one transaction per loop turn instead of one each: a subscriber acks every event, and each
+/// commit is a WAL write on the loop thread that fixes wait behind. A reply still follows its ack's commit, and any
+/// other request first applies the acks before it, so replies keep the order of requests and see every earlier ack.
+extension Daemon {
+    /// Validates and applies one ack inside a write transaction; the ack reply's result.
+    func acknowledge(_ request: Request, _ db: Database) throws -> [String: Any] {
+        let client = try request.client()
+        let seq = try request.integer("seq")
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
+                                      arguments: [client.uid, client.clientID]) ?? 0
+        guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
+        try acknowledge(db, client, through: seq)
+        return ["acked": seq, "pending": try pending(db, client)]
+    }
+
+    /// Applies the acks read this turn, several each in a savepoint of one transaction (a bad one fails alone), then
+    /// replies; a lone ack is the `ack` operation itself.
+    func applyDeferredAcks() {
+        let requests = deferredAcks
+        guard !requests.isEmpty else { return }
+        deferredAcks = []
+        if requests.count == 1 {
+            let request = requests[0]
+            reply(request.connection, id: request.id, Self.result { try Self.operations["ack"]!(self, request) })
+            return
+        }
+        var results: [Result<[String: Any], ProtocolError>] = []
+        do {
+            try store.queue.inTransaction { db in
+                for request in requests {
+                    var result: Result<[String: Any], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
+                    try db.inSavepoint {
+                        result = Self.result { try acknowledge(request, db) }
+                        if case .success = result { return .commit }
+                        return .rollback
+                    }
+                    results.append(result)
+                }
+                return .commit
+            }
+        } catch {
+            logger.error("store write failed", metadata: ["error": "\(error)"])
+            results = requests.map { _ in .failure(ProtocolError("internal", "the store could not be written: \(error)")) }
+        }
+        for (request, result) in zip(requests, results) {
+            reply(request.connection, id: request.id, result)
+        }
+    }
+}
