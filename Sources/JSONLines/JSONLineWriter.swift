@@ -183,9 +183,10 @@ public struct JSONLineWriter: Sendable {
 
     public mutating func appendTimestamp(_ t: Timestamp) {
         let c = t.civil
-        guard (0...9999).contains(c.year) else { return appendWideTimestamp(t) }
-        // Laid out in a scratch buffer and appended once: digit by digit it was a tenth of `locate`'s time.
-        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        bytes.append(UInt8(ascii: "\""))
+        appendUnsigned(UInt64(max(c.year, 0)), minimumDigits: 4)
+        // The rest laid out in a scratch buffer and appended once: digit by digit it was a tenth of `locate`'s time.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { raw in
             func put(_ value: Int, at offset: Int, digits: Int) {
                 var v = value
@@ -194,39 +195,16 @@ public struct JSONLineWriter: Sendable {
                     v /= 10
                 }
             }
-            raw[0] = UInt8(ascii: "\""); raw[5] = UInt8(ascii: "-"); raw[8] = UInt8(ascii: "-"); raw[11] = UInt8(ascii: "T")
-            raw[14] = UInt8(ascii: ":"); raw[17] = UInt8(ascii: ":"); raw[20] = UInt8(ascii: "."); raw[24] = UInt8(ascii: "Z")
-            raw[25] = UInt8(ascii: "\"")
-            put(c.year, at: 1, digits: 4)
-            put(c.month, at: 6, digits: 2)
-            put(c.day, at: 9, digits: 2)
-            put(c.hour, at: 12, digits: 2)
-            put(c.minute, at: 15, digits: 2)
-            put(c.second, at: 18, digits: 2)
-            put(c.millisecond, at: 21, digits: 3)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<26]))
+            raw[0] = UInt8(ascii: "-"); raw[3] = UInt8(ascii: "-"); raw[6] = UInt8(ascii: "T"); raw[9] = UInt8(ascii: ":")
+            raw[12] = UInt8(ascii: ":"); raw[15] = UInt8(ascii: "."); raw[19] = UInt8(ascii: "Z"); raw[20] = UInt8(ascii: "\"")
+            put(c.month, at: 1, digits: 2)
+            put(c.day, at: 4, digits: 2)
+            put(c.hour, at: 7, digits: 2)
+            put(c.minute, at: 10, digits: 2)
+            put(c.second, at: 13, digits: 2)
+            put(c.millisecond, at: 16, digits: 3)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<21]))
         }
-    }
-
-    /// A year past 9999 (a corrupt date that still parsed) keeps all its digits.
-    private mutating func appendWideTimestamp(_ t: Timestamp) {
-        let c = t.civil
-        bytes.append(UInt8(ascii: "\""))
-        appendUnsigned(UInt64(max(c.year, 0)), minimumDigits: 4)
-        bytes.append(UInt8(ascii: "-"))
-        appendUnsigned(UInt64(c.month), minimumDigits: 2)
-        bytes.append(UInt8(ascii: "-"))
-        appendUnsigned(UInt64(c.day), minimumDigits: 2)
-        bytes.append(UInt8(ascii: "T"))
-        appendUnsigned(UInt64(c.hour), minimumDigits: 2)
-        bytes.append(UInt8(ascii: ":"))
-        appendUnsigned(UInt64(c.minute), minimumDigits: 2)
-        bytes.append(UInt8(ascii: ":"))
-        appendUnsigned(UInt64(c.second), minimumDigits: 2)
-        bytes.append(UInt8(ascii: "."))
-        appendUnsigned(UInt64(c.millisecond), minimumDigits: 3)
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendUnsigned(_ value: UInt64, minimumDigits: Int) {

@@ -48,6 +48,14 @@ struct BeaconReplay {
         var backwards = 0
         var clock: Timestamp?
         var counts: [String: Int] = [:]
+        /// Every sighting of the trace's reports in time order; a report going back in time is counted and skipped.
+        func forEachSighting(_ body: (BeaconSighting) throws -> Void) throws -> AdvertisingStatistics {
+            try BeaconDecoder.read(trace) { report in
+                if let clock, report.time < clock { backwards += 1; return }
+                clock = report.time
+                try decoder.sightings(in: report, body)
+            }
+        }
         let statistics: AdvertisingStatistics
         if ranging {
             var ranger = BeaconRanger()
@@ -58,14 +66,10 @@ struct BeaconReplay {
                 events.removeAll(keepingCapacity: true)
                 try output.lineDone()
             }
-            statistics = try BeaconDecoder.read(trace) { report in
-                if let clock, report.time < clock { backwards += 1; return }
-                clock = report.time
-                try decoder.sightings(in: report) { sighting in
-                    guard regions.isEmpty || regions.contains(where: { $0.matches(sighting.beacon) }) else { return }
-                    ranger.update(with: sighting, at: sighting.time, events: &events)
-                    try write()
-                }
+            statistics = try forEachSighting { sighting in
+                guard regions.isEmpty || regions.contains(where: { $0.matches(sighting.beacon) }) else { return }
+                ranger.update(with: sighting, at: sighting.time, events: &events)
+                try write()
             }
             // The last second's report is due at its end, which a trace always reaches.
             if let due = ranger.nextDeadline { ranger.advance(to: due, events: &events); try write() }
@@ -80,13 +84,9 @@ struct BeaconReplay {
                 events.removeAll(keepingCapacity: true)
                 try output.lineDone()
             }
-            statistics = try BeaconDecoder.read(trace) { report in
-                if let clock, report.time < clock { backwards += 1; return }
-                clock = report.time
-                try decoder.sightings(in: report) { sighting in
-                    monitor.update(with: sighting, at: sighting.time, events: &events)
-                    if !events.isEmpty { try write() }
-                }
+            statistics = try forEachSighting { sighting in
+                monitor.update(with: sighting, at: sighting.time, events: &events)
+                if !events.isEmpty { try write() }
             }
             if options.flush { monitor.flush(events: &events); try write() }
         }
