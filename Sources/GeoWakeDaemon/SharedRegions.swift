@@ -135,6 +135,6 @@ struct SharedRegions {
         }
         defer { unlink(path) }
         let store = try RegionLoader.load(path)
-        return (0..<store.slotCount).compactMap { store.region(RegionHandle(rawValue: UInt32($0))) }
+        return store.handles.compactMap { store.region($0) }
     }
 }

@@ -48,7 +48,7 @@ public struct RegionMonitor<Regions: RegionQuerying> {
     // Generic code called from another module runs unspecialized, through metadata lookups on every call;
     // the index the CLI and the daemon use gets its own compiled copy.
     /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
-    @_specialize(exported: true, where Regions == RegionIndex)
+    @specialized(where Regions == RegionIndex)
     public mutating func update(with fix: Fix, at now: Timestamp, events: inout [RegionEvent]) {
         state.update(with: fix, at: now, regions: regions, configuration: configuration, events: &events)
     }
@@ -62,7 +62,7 @@ public struct RegionMonitor<Regions: RegionQuerying> {
 
     /// Fires the pending changes and dwells due at or before `now`, without a new fix. Their events carry the
     /// last fix's position, stamped with the instant each fell due.
-    @_specialize(exported: true, where Regions == RegionIndex)
+    @specialized(where Regions == RegionIndex)
     public mutating func advance(to now: Timestamp, events: inout [RegionEvent]) {
         state.advance(to: now, regions: regions, events: &events)
     }

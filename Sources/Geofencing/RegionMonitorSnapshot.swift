@@ -100,7 +100,7 @@ extension RegionMonitor where Regions == RegionIndex {
     /// after `since` unless that is not after the last fix (then it is taken as already reported).
     public mutating func restore(inside: [(RegionHandle, since: Timestamp)]) {
         for (handle, since) in inside {
-            guard Int(handle.rawValue) < regions.store.slotCount, regions.store.kind(handle) != .removed else { continue }
+            guard regions.store.owns(handle), regions.store.kind(handle) != .removed else { continue }
             var dwellDue = regions.attributes(of: handle).dwell.map { since + $0 }
             if let due = dwellDue, let last = state.lastFix?.time, due <= last { dwellDue = nil }
             state.setTrack(RegionTrack(handle: handle, insideSince: since, dwellDue: dwellDue))

@@ -39,9 +39,9 @@ public struct RegionIndex: Sendable {
     package mutating func add(validated draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
         let handle = try store.append(draft)
         store.appendMissingBands()
-        store.boxes(ofSlot: Int(handle.rawValue)) { box, part in
+        store.boxes(ofSlot: Int(handle.slot)) { box, part in
             box.appending(to: &addedBoxes)
-            addedShapes.append(store.shapeReference(ofSlot: handle.rawValue, part: part))
+            addedShapes.append(store.shapeReference(ofSlot: handle.slot, part: part))
         }
         if addedShapes.count - recent.itemCount > Self.tailLimit {
             if addedShapes.count > max(1024, tree.itemCount / 8) {
@@ -53,24 +53,23 @@ public struct RegionIndex: Sendable {
         return handle
     }
 
-    /// Removes a region; unknown or already removed handles are ignored.
+    /// Removes a region; already removed handles are ignored, and another store's stop the process.
     public mutating func remove(_ handle: RegionHandle) {
-        guard Int(handle.rawValue) < store.slotCount, store.kind(handle) != .removed else { return }
+        guard store.kind(handle) != .removed else { return }
         var boxes: [GeoBox] = []
-        store.boxes(ofSlot: Int(handle.rawValue)) { box, _ in boxes.append(box) }
+        store.boxes(ofSlot: Int(handle.slot)) { box, _ in boxes.append(box) }
         for box in boxes {
-            grid.forgetVerdicts(tag: handle.rawValue, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
+            grid.forgetVerdicts(tag: handle.slot, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
         }
-        store.remove(handle.rawValue)
+        store.remove(handle.slot)
         removedSinceBuild += 1
         if removedSinceBuild > max(1024, store.liveCount / 8) { rebuild() }
     }
 
     public func handle(forID id: String) -> RegionHandle? { store.handle(forID: id) }
 
-    public func region(_ handle: RegionHandle) -> Region? {
-        Int(handle.rawValue) < store.slotCount ? store.region(handle) : nil
-    }
+    /// The region as a value; nil once removed.
+    public func region(_ handle: RegionHandle) -> Region? { store.region(handle) }
 
     /// Rebuilds the main tree over every live region, and lays the shapes out in the tree's order.
     private mutating func rebuild() {

@@ -16,10 +16,11 @@ extension RegionIndex {
     /// this way a query waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
         guard let (x, y) = Self.normalized(point) else { return }
+        let identity = store.identity
         withUnsafeTemporaryAllocation(of: ShapeReference.self, capacity: Self.stagedCandidates) { shapes in
             withUnsafeTemporaryAllocation(of: PendingPart.self, capacity: Self.stagedCandidates) { pending in
                 var count = 0, overflow = false
-                forEachCandidate(x: x, y: y, inside: { body(RegionHandle(rawValue: $0)) }) { shape in
+                forEachCandidate(x: x, y: y, inside: { body(RegionHandle(slot: $0, store: identity)) }) { shape in
                     if count < Self.stagedCandidates {
                         shapes[count] = shape
                         count += 1
@@ -48,12 +49,12 @@ extension RegionIndex {
                     others += 1
                 }
                 for shape in shapes[0..<others] {
-                    if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(rawValue: slot)) }
+                    if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(slot: slot, store: identity)) }
                 }
                 let query = parts > 0 ? FixedPointQuery(x: x, y: y) : nil
                 for part in pending[0..<parts]
                 where store.maskedPartContains(first: part.first, mask: part.mask, x: x, y: y, query: query) {
-                    body(RegionHandle(rawValue: part.slot))
+                    body(RegionHandle(slot: part.slot, store: identity))
                 }
             }
         }
@@ -67,7 +68,7 @@ extension RegionIndex {
         forEachCandidate(x: x, y: y, inside: { _ in }) { shape in
             seen += 1
             if seen > skipped, let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) {
-                body(RegionHandle(rawValue: slot))
+                body(store.handle(slot: slot))
             }
         }
     }

@@ -14,7 +14,7 @@ extension RegionIndex: RegionQuerying {
             let inside = store.contains(slot: Int(slot), longitude: x, latitude: y)
             let d = store.boundaryDistance(slot: Int(slot), longitude: x, latitude: y)
             if inside || d <= reach * 1.001 + 0.001 {
-                body(RegionHandle(rawValue: slot), Self.signed(d, inside: inside))
+                body(store.handle(slot: slot), Self.signed(d, inside: inside))
             }
         }
     }
@@ -27,7 +27,7 @@ extension RegionIndex: RegionQuerying {
             slots.append(store.slot(ofShape: $0))
         }
         for slot in Self.unique(&slots) where store.segmentCrosses(slot: Int(slot), a, b) {
-            body(RegionHandle(rawValue: slot))
+            body(store.handle(slot: slot))
         }
     }
 

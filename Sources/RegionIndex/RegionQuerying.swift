@@ -1,16 +1,28 @@
 import GeoWakeCore
 
 /// A region's stable handle inside one index: never reused while that index lives, so a monitor may key
-/// its state by it even as regions come and go.
+/// its state by it even as regions come and go. It names the store that gave it out, so that a handle shown
+/// to another store stops the process with a message instead of naming a stranger's region. An index and
+/// its copies are one store in this sense: they share the handles given out before they were copied.
 public struct RegionHandle: Hashable, Comparable, Sendable {
-    public let rawValue: UInt32
+    /// The slot in the high half, the store's identity (`RegionStore.identity`) in the low: one integer to
+    /// compare and hash, as cheap to sort as the bare slot it replaced.
+    @usableFromInline let bits: UInt64
 
-    /// Only the index hands out handles; a caller cannot forge one.
-    package init(rawValue: UInt32) {
-        self.rawValue = rawValue
+    /// The region's place in its store.
+    package var slot: UInt32 { UInt32(truncatingIfNeeded: bits >> 32) }
+    /// The identity of the store that gave the handle out.
+    package var store: UInt32 { UInt32(truncatingIfNeeded: bits) }
+
+    /// Only a store hands out handles (`RegionStore.handle(slot:)`); a caller cannot forge one.
+    @inline(__always)
+    package init(slot: UInt32, store: UInt32) {
+        bits = UInt64(slot) << 32 | UInt64(store)
     }
 
-    public static func < (a: RegionHandle, b: RegionHandle) -> Bool { a.rawValue < b.rawValue }
+    /// Handles of one store order as their regions were added. Inlinable: the monitor sorts handles on every fix.
+    @inlinable
+    public static func < (a: RegionHandle, b: RegionHandle) -> Bool { a.bits < b.bits }
 }
 
 /// What a region carries besides its geometry.

@@ -52,7 +52,7 @@ struct MapFileOptions: ParsableArguments {
             index.forEachRegion(within: halfDiagonal, of: projection.center) { handles.append($0) }
             regions = handles.sorted().compactMap { index.region($0) }
         } else {
-            regions = (0..<UInt32(store.slotCount)).compactMap { store.region(RegionHandle(rawValue: $0)) }
+            regions = store.handles.compactMap { store.region($0) }
         }
         let bytes = MapRenderer.render(regions: regions, fixes: fixes, events: events, options: options)
         try Self.writeFile(map, bytes)

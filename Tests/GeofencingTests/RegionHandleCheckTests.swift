@@ -27,6 +27,27 @@ import Regions
         }
     }
 
+    // Both indexes have a slot 0: only the store identity inside the handle tells them apart.
+    @Test func aHandleOfAnotherIndexWithinRangeStopsContainment() async {
+        await #expect(processExitsWith: .failure) {
+            let first = try RegionIndex(regions: [RegionHandleCheckTests.circle("a")])
+            let second = try RegionIndex(regions: [RegionHandleCheckTests.circle("b")])
+            _ = second.contains(first.handle(forID: "a")!, Coordinate(latitude: 52.52, longitude: 13.40))
+        }
+    }
+
+    @Test func aStoreOwnsItsHandlesAndThoseOfItsCopiesButNotAnotherStores() throws {
+        let first = try RegionIndex(regions: [Self.circle("a")])
+        let second = try RegionIndex(regions: [Self.circle("a")])
+        let a = try #require(first.handle(forID: "a"))
+        var copy = first
+        try copy.add(Self.circle("b"))
+        #expect(first.store.owns(a) && copy.store.owns(a))
+        #expect(!second.store.owns(a))
+        #expect(second.handle(forID: "a") != a, "equal ids in two stores are two handles")
+        #expect(first.store.handles == [a] && copy.store.handles.count == 2)
+    }
+
     @Test func theIndexsOwnHandlesAnswer() throws {
         let index = try RegionIndex(regions: [Self.circle("a"), Self.circle("b")])
         let b = try #require(index.handle(forID: "b"))

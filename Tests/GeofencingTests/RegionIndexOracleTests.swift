@@ -39,11 +39,11 @@ import TestSupport
     static func compare(_ index: RegionIndex, handles: [RegionHandle], _ regions: [Region], points: [Coordinate]) -> Int {
         let oracle = GEOSOracle(regions)
         var slotToRegion: [UInt32: Int] = [:]
-        for (i, h) in handles.enumerated() { slotToRegion[h.rawValue] = i }
+        for (i, h) in handles.enumerated() { slotToRegion[h.slot] = i }
         var mismatches: [String] = []
         var pointsWithHits = 0
         for p in points {
-            let got = index.regions(containing: p).map { slotToRegion[$0.rawValue]! }.sorted()
+            let got = index.regions(containing: p).map { slotToRegion[$0.slot]! }.sorted()
             let want = oracle.regions(containing: p)
             if !want.isEmpty { pointsWithHits += 1 }
             guard got != want else { continue }

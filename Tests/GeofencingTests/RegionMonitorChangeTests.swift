@@ -164,11 +164,12 @@ import Regions
         #expect(monitor.snapshot().regions.map(\.id) == ["a"])
     }
 
-    @Test func restoringInsideStatesRepeatsNoEnter() throws {
+    @Test func restoringInsideStatesRepeatsNoEnterAndIgnoresAnotherIndexsHandles() throws {
         let index = try RegionIndex(regions: [Berlin.circle("a", dwell: 60), Berlin.circle("b", radius: 300)])
         let a = try #require(index.handle(forID: "a")), b = try #require(index.handle(forID: "b"))
+        let stranger = try #require(try RegionIndex(regions: [Berlin.circle("x")]).handle(forID: "x"))
         var monitor = RegionMonitor(regions: index)
-        monitor.restore(inside: [(a, since: instant(0)), (b, since: instant(10)), (RegionHandle(rawValue: 99), since: instant(0))])
+        monitor.restore(inside: [(a, since: instant(0)), (b, since: instant(10)), (stranger, since: instant(0))])
         #expect(monitor.snapshot().regions.map(\.id) == ["a", "b"])
         #expect(monitor.state(of: a) == .inside(since: instant(0)))
         #expect(monitor.update(with: Fix(time: instant(30), coordinate: Berlin.center), at: instant(30)).isEmpty)

@@ -29,7 +29,7 @@ import Regions
     @Test func notifyOnEntryFalseSilencesEnterButTheStateStillChanges() {
         var driver = MonitorDriver(ReferenceRegions([Berlin.circle("a", notifyOnEntry: false)]))
         #expect(driver.fix(Berlin.center, at: 0) == [])
-        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)))
+        #expect(driver.monitor.isInside(ReferenceRegions.handle(0)))
         #expect(driver.fix(Berlin.offset(300), at: 1) == ["exit a @1"])
         #expect(driver.fix(Berlin.center, at: 2) == [])
     }
@@ -38,7 +38,7 @@ import Regions
         var driver = MonitorDriver(ReferenceRegions([Berlin.circle("a", notifyOnExit: false)]))
         #expect(driver.fix(Berlin.center, at: 0) == ["enter a @0"])
         #expect(driver.fix(Berlin.offset(300), at: 1) == [])
-        #expect(!driver.monitor.isInside(RegionHandle(rawValue: 0)))
+        #expect(!driver.monitor.isInside(ReferenceRegions.handle(0)))
         #expect(driver.fix(Berlin.center, at: 2) == ["enter a @2"])
     }
 
@@ -60,7 +60,7 @@ import Regions
         var driver = MonitorDriver(regions)
         #expect(driver.fix(Berlin.center, at: 10) == ["enter a @10"])
         #expect(driver.fix(Berlin.offset(500), at: 5) == [])
-        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)))
+        #expect(driver.monitor.isInside(ReferenceRegions.handle(0)))
         #expect(driver.fix(Berlin.offset(10), at: 11) == [])
         #expect(driver.fix(Berlin.offset(500), at: 12) == ["exit a @12"])
     }
@@ -76,7 +76,7 @@ import Regions
         #expect(driver.fix(Berlin.center, at: 0) == ["enter a @0"])
         #expect(driver.fix(Coordinate(latitude: .nan, longitude: 13.4), at: 1) == [])
         #expect(driver.fix(Coordinate(latitude: 91, longitude: 13.4), at: 2) == [])
-        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)))
+        #expect(driver.monitor.isInside(ReferenceRegions.handle(0)))
     }
 
     @Test func aGapInFixesIsNotAnExit() {
@@ -84,7 +84,7 @@ import Regions
         #expect(driver.fix(Berlin.center, at: 0) == ["enter a @0"])
         #expect(driver.advance(to: 7200) == [])
         #expect(driver.fix(Berlin.offset(30), at: 7200) == [])
-        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)))
+        #expect(driver.monitor.isInside(ReferenceRegions.handle(0)))
         #expect(driver.fix(Berlin.offset(500), at: 9000) == ["exit a @9000"])
     }
 
@@ -117,7 +117,7 @@ final class CountingRegions: RegionQuerying {
     }
 
     private func note(_ region: RegionHandle) {
-        if base.regions[Int(region.rawValue)].id.hasPrefix("far") { measuredFarRegions += 1 }
+        if base.regions[Int(region.slot)].id.hasPrefix("far") { measuredFarRegions += 1 }
     }
 
     func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {

@@ -75,7 +75,7 @@ import Regions
         driver.monitor.update(with: Fix(time: instant(25), coordinate: Berlin.offset(300)), at: instant(25), events: &events)
         #expect(events.map(MonitorDriver<ReferenceRegions>.render) == ["enter a @10"])
         #expect(events.first?.fix.coordinate == first)
-        #expect(driver.monitor.isInside(RegionHandle(rawValue: 0)), "the exit itself must hold for 10 s first")
+        #expect(driver.monitor.isInside(ReferenceRegions.handle(0)), "the exit itself must hold for 10 s first")
     }
 
     @Test func replayingFixesAloneMatchesALiveClockThatAdvancesBetweenThem() {

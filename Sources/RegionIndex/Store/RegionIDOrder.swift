@@ -5,7 +5,7 @@ import Glibc
 extension RegionStore {
     /// The UTF-8 bytes of a region's id, valid while the store is alive and unchanged.
     public func idBytes(_ handle: RegionHandle) -> UnsafeBufferPointer<UInt8> {
-        withIDBytes { UnsafeBufferPointer(rebasing: $0[idRange(handle.rawValue)]) }
+        withIDBytes { UnsafeBufferPointer(rebasing: $0[idRange(UInt32(checkedSlot(handle)))]) }
     }
 
     /// Sorts handles by their ids' bytes (the order `locate` prints), comparing in place without making strings.
@@ -13,6 +13,7 @@ extension RegionStore {
     /// copied the store, about 100 ns a comparison), and the short lists it usually gets take an insertion sort.
     public func sortByID(_ handles: inout [RegionHandle]) {
         guard handles.count > 1 else { return }
+        for handle in handles { _ = checkedSlot(handle) }   // the comparisons below read ids unchecked
         withIDBytesAndEnds { bytes, ends in
             let order = IDOrder(bytes: bytes.baseAddress!, ends: ends.baseAddress!)
             handles.withUnsafeMutableBufferPointer { h in
@@ -37,7 +38,7 @@ private struct IDOrder {
     let ends: UnsafePointer<UInt32>
 
     func precedes(_ a: RegionHandle, _ b: RegionHandle) -> Bool {
-        let (aStart, aEnd) = range(a.rawValue), (bStart, bEnd) = range(b.rawValue)
+        let (aStart, aEnd) = range(a.slot), (bStart, bEnd) = range(b.slot)
         let common = min(aEnd - aStart, bEnd - bStart)
         let order = common == 0 ? 0 : memcmp(bytes + aStart, bytes + bStart, common)
         return order != 0 ? order < 0 : aEnd - aStart < bEnd - bStart

@@ -1,4 +1,8 @@
 import GeoWakeCore
+import Synchronization
+
+/// Hands each new store its identity, which its handles carry.
+private let storeIdentities = Atomic<UInt32>(0)
 
 /// Every region of an index, flat: one entry per slot in a few parallel arrays, ids in one byte buffer,
 /// all polygon vertices in two coordinate arrays (see `FixedPoint`) with part and ring offsets. No per-region
@@ -61,8 +65,12 @@ public struct RegionStore: Sendable {
     var rasterCells: [UInt8] = []
     private var beacons: [BeaconIdentity] = []
     public private(set) var liveCount = 0
+    /// Carried by every handle this store gives out, and checked on every handle it is given.
+    let identity: UInt32
 
-    public init() {}
+    public init() {
+        identity = storeIdentities.wrappingAdd(1, ordering: .relaxed).newValue
+    }
 
     /// Slots, including removed ones: every handle is below this.
     public var slotCount: Int { kinds.count }
@@ -83,13 +91,29 @@ public struct RegionStore: Sendable {
         try idBytes.withUnsafeBufferPointer { bytes in try idEnds.withUnsafeBufferPointer { ends in try body(bytes, ends) } }
     }
 
+    /// The handle of a slot, which must be below `slotCount`.
+    @inline(__always)
+    package func handle(slot: UInt32) -> RegionHandle {
+        RegionHandle(slot: slot, store: identity)
+    }
+
+    /// Whether this store gave the handle out (removed or not).
+    @inline(__always)
+    public func owns(_ handle: RegionHandle) -> Bool {
+        handle.store == identity && Int(handle.slot) < slotCount
+    }
+
     /// The slot of a handle this store gave out. Any other (from another store, or forged through the
     /// package) is a programming error, stopped here with a message rather than as an index out of range deeper in.
     @inline(__always)
     func checkedSlot(_ handle: RegionHandle) -> Int {
-        precondition(Int(handle.rawValue) < slotCount,
-                     "RegionHandle \(handle.rawValue) was not given out by this store (\(slotCount) slots)")
-        return Int(handle.rawValue)
+        precondition(owns(handle), "RegionHandle \(handle.slot) of store \(handle.store) was not given out by this store (\(identity))")
+        return Int(handle.slot)
+    }
+
+    /// Every live region's handle, in the order they were added.
+    public var handles: [RegionHandle] {
+        kinds.indices.lazy.filter { self.kinds[$0] != .removed }.map { self.handle(slot: UInt32($0)) }
     }
 
     public func id(_ handle: RegionHandle) -> String {
@@ -98,7 +122,7 @@ public struct RegionStore: Sendable {
 
     public func handle(forID id: String) -> RegionHandle? {
         var id = id
-        return id.withUTF8 { find($0) }.map(RegionHandle.init(rawValue:))
+        return id.withUTF8 { find($0) }.map { handle(slot: $0) }
     }
 
     package func find(_ id: UnsafeBufferPointer<UInt8>) -> UInt32? {
@@ -153,7 +177,7 @@ public struct RegionStore: Sendable {
             polygonRingStart.append(UInt32(ringPositionStart.count - 1))
         }
         liveCount += 1
-        return RegionHandle(rawValue: slot)
+        return handle(slot: slot)
     }
 
     static func circle(longitude: Double, latitude: Double, radius: Double, slot: UInt32) -> Circle {
