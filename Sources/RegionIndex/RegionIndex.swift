@@ -39,7 +39,7 @@ public struct RegionIndex: Sendable {
     package mutating func add(validated draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
         let handle = try store.append(draft)
         store.appendMissingBands()
-        store.boxes(ofSlot: Int(handle.slot)) { box, part in
+        store.boxes(ofSlot: handle.slot) { box, part in
             box.appending(to: &addedBoxes)
             addedShapes.append(store.shapeReference(ofSlot: handle.slot, part: part))
         }
@@ -57,9 +57,9 @@ public struct RegionIndex: Sendable {
     public mutating func remove(_ handle: RegionHandle) {
         guard store.kind(handle) != .removed else { return }
         var boxes: [GeoBox] = []
-        store.boxes(ofSlot: Int(handle.slot)) { box, _ in boxes.append(box) }
+        store.boxes(ofSlot: handle.slot) { box, _ in boxes.append(box) }
         for box in boxes {
-            grid.forgetVerdicts(tag: handle.slot, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
+            grid.forgetVerdicts(tag: handle.slot.rawValue, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
         }
         store.remove(handle.slot)
         removedSinceBuild += 1
@@ -85,7 +85,7 @@ public struct RegionIndex: Sendable {
         // The grid takes the items in the tree's order, the order of the shapes in the store: its build
         // then reads the shapes' records and fills its cells in runs instead of at random.
         grid = CellGrid(boxes: gather(boxes, at: order, width: 4), payloads: gather(shapes, at: order),
-                        tags: gather(itemSlots, at: order)) { [store] shape, frames, entries in
+                        tags: gather(itemSlots, at: order).map(\.rawValue)) { [store] shape, frames, entries in
             store.classify(shape: ShapeReference(rawValue: shape), frames: frames, entries: entries)
         }
         addedBoxes = []
@@ -106,10 +106,10 @@ public struct RegionIndex: Sendable {
     /// region the grid knows to contain the point, and `undecided` with the shape reference of each other
     /// candidate.
     @inline(__always)
-    func forEachCandidate(x: Double, y: Double, inside: (UInt32) -> Void, undecided: (ShapeReference) -> Void) {
-        grid.forEach(x: x, y: y, inside: inside) { entry in
+    func forEachCandidate(x: Double, y: Double, inside: (RegionSlot) -> Void, undecided: (ShapeReference) -> Void) {
+        grid.forEach(x: x, y: y, inside: { inside(RegionSlot($0)) }) { entry in
             // A circle's entry gives its slot: only points within a hair of its boundary come here.
-            undecided(entry.isCircle ? store.shapeReference(ofSlot: entry.circleTag, part: 0) : ShapeReference(rawValue: entry.payload))
+            undecided(entry.isCircle ? store.shapeReference(ofSlot: RegionSlot(entry.circleTag), part: 0) : ShapeReference(rawValue: entry.payload))
         }
         forEachAddedCandidate(minX: x, minY: y, maxX: x, maxY: y, undecided)
     }

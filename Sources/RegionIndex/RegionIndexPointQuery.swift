@@ -77,7 +77,7 @@ extension RegionIndex {
     struct PendingPart {
         var mask: UInt64
         var first: StoredPosition
-        var slot: UInt32
+        var slot: RegionSlot
     }
 }
 

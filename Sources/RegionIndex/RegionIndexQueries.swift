@@ -11,8 +11,8 @@ extension RegionIndex: RegionQuerying {
         guard let (x, y) = Self.normalized(point), distance.isFinite else { return }
         let reach = max(0, distance)
         for slot in candidates(around: x, y, reach) {
-            let inside = store.contains(slot: Int(slot), longitude: x, latitude: y)
-            let d = store.boundaryDistance(slot: Int(slot), longitude: x, latitude: y)
+            let inside = store.contains(slot: slot, longitude: x, latitude: y)
+            let d = store.boundaryDistance(slot: slot, longitude: x, latitude: y)
             if inside || d <= reach * 1.001 + 0.001 {
                 body(store.handle(slot: slot), Self.signed(d, inside: inside))
             }
@@ -21,12 +21,12 @@ extension RegionIndex: RegionQuerying {
 
     public func forEachRegion(crossedBy a: Coordinate, _ b: Coordinate, _ body: (RegionHandle) -> Void) {
         guard a.isValid, b.isValid else { return }
-        var slots: [UInt32] = []
+        var slots: [RegionSlot] = []
         forEachCandidate(minX: min(a.longitude, b.longitude), minY: min(a.latitude, b.latitude),
                          maxX: max(a.longitude, b.longitude), maxY: max(a.latitude, b.latitude)) {
             slots.append(store.slot(ofShape: $0))
         }
-        for slot in Self.unique(&slots) where store.segmentCrosses(slot: Int(slot), a, b) {
+        for slot in Self.unique(&slots) where store.segmentCrosses(slot: slot, a, b) {
             body(store.handle(slot: slot))
         }
     }
@@ -64,8 +64,8 @@ extension RegionIndex: RegionQuerying {
     }
 
     /// Slots whose boxes meet the disc of `reach` metres around (x, y), each once.
-    private func candidates(around x: Double, _ y: Double, _ reach: Double) -> [UInt32] {
-        var slots: [UInt32] = []
+    private func candidates(around x: Double, _ y: Double, _ reach: Double) -> [RegionSlot] {
+        var slots: [RegionSlot] = []
         GeoBox.around(longitude: x, latitude: y, radius: max(reach, 0.001)) { box in
             forEachCandidate(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) {
                 slots.append(store.slot(ofShape: $0))
@@ -74,7 +74,7 @@ extension RegionIndex: RegionQuerying {
         return Self.unique(&slots)
     }
 
-    private static func unique(_ slots: inout [UInt32]) -> [UInt32] {
+    private static func unique(_ slots: inout [RegionSlot]) -> [RegionSlot] {
         guard slots.count > 1 else { return slots }
         slots.sort()
         var kept = 1

@@ -10,14 +10,14 @@ public struct RegionHandle: Hashable, Comparable, Sendable {
     @usableFromInline let bits: UInt64
 
     /// The region's place in its store.
-    package var slot: UInt32 { UInt32(truncatingIfNeeded: bits >> 32) }
+    package var slot: RegionSlot { RegionSlot(UInt32(truncatingIfNeeded: bits >> 32)) }
     /// The identity of the store that gave the handle out.
     package var store: UInt32 { UInt32(truncatingIfNeeded: bits) }
 
     /// Only a store hands out handles (`RegionStore.handle(slot:)`); a caller cannot forge one.
     @inline(__always)
-    package init(slot: UInt32, store: UInt32) {
-        bits = UInt64(slot) << 32 | UInt64(store)
+    package init(slot: RegionSlot, store: UInt32) {
+        bits = UInt64(slot.rawValue) << 32 | UInt64(store)
     }
 
     /// Handles of one store order as their regions were added. Inlinable: the monitor sorts handles on every fix.

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct CacheLineArrayTests {
     static func header(_ k: Int) -> PartHeader {
-        PartHeader(minY: Double(k), scale: 1, firstPosition: StoredPosition(fixedPoint: 0), slot: UInt32(k), bandCount: 8, raster: -1)
+        PartHeader(minY: Double(k), scale: 1, firstPosition: StoredPosition(fixedPoint: 0), slot: RegionSlot(UInt32(k)), bandCount: 8, raster: -1)
     }
 
     @Test func partHeadersAndCirclesFillWholeCacheLinesFromALineBoundary() {
@@ -19,16 +19,16 @@ import Testing
         var a = CacheLineArray<PartHeader>()
         for k in 0..<100 { a.append(Self.header(k)) }
         var b = a
-        b[7].slot = 1000
+        b[7].slot = RegionSlot(UInt32(1000))
         b.append(a[0])
-        #expect(a[7].slot == 7 && b[7].slot == 1000 && a.count == 100 && b.count == 101)
+        #expect(a[7].slot.rawValue == 7 && b[7].slot.rawValue == 1000 && a.count == 100 && b.count == 101)
         b.shrinkToFit()
-        #expect(b.capacity == 101 && b[100].minY == 0 && b[99].slot == 99)
+        #expect(b.capacity == 101 && b[100].minY == 0 && b[99].slot.rawValue == 99)
         var c = b
         c.append(count: 2) { new in
             for k in new.indices { (new.baseAddress! + k).initialize(to: Self.header(200 + k)) }
         }
-        #expect(c.count == 103 && b.count == 101 && c[102].slot == 201 && c[99].slot == 99)
+        #expect(c.count == 103 && b.count == 101 && c[102].slot.rawValue == 201 && c[99].slot.rawValue == 99)
     }
 }
 

@@ -34,7 +34,7 @@ import TestSupport
         let (boxes, slots, parts) = store.indexItems()
         let shapes = (0..<slots.count).map { store.shapeReference(ofSlot: slots[$0], part: Int(parts[$0])).rawValue }
         func grid(itemsPerChunk: Int) -> CellGrid {
-            CellGrid(boxes: boxes, payloads: shapes, tags: slots, itemsPerChunk: itemsPerChunk) { shape, frames, entries in
+            CellGrid(boxes: boxes, payloads: shapes, tags: slots.map(\.rawValue), itemsPerChunk: itemsPerChunk) { shape, frames, entries in
                 store.classify(shape: ShapeReference(rawValue: shape), frames: frames, entries: entries)
             }
         }
@@ -50,7 +50,7 @@ import TestSupport
         let regions = FixedPointStorageTests.mixed + TestRegions.awkwardCircles
         var one = try RegionIndex(regions: regions).store, halves = one
         var rng = SeededGenerator(seed: 97)
-        let order = (0..<UInt32(one.slotCount)).shuffled(using: &rng)
+        let order = (0..<UInt32(one.slotCount)).shuffled(using: &rng).map(RegionSlot.init)
         one.reorderShapes(order, partsPerChunk: one.slotCount)
         halves.reorderShapes(order, partsPerChunk: 97)
         #expect(one.coordinates.count > 1000 && one.fixedCoordinates.count > 1000 && one.rasters.count > 10)

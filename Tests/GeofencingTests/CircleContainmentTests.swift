@@ -17,7 +17,7 @@ import TestSupport
         for _ in 0..<3000 {
             let center = Coordinate(latitude: Double.random(in: -80...80, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
             let radius = 30 * pow(3000, Double.random(in: 0...1, using: &rng))   // 30 m .. 90 km
-            let circle = RegionStore.circle(longitude: center.longitude, latitude: center.latitude, radius: radius, slot: 0)
+            let circle = RegionStore.circle(longitude: center.longitude, latitude: center.latitude, radius: radius, slot: RegionSlot(0))
             for offset in [-3.0, -1.2, -1.0, -0.5, 0.5, 1.0, 1.2, 3.0] {
                 let distance = radius + offset * circle.localMetricMargin
                 let p = Geodesy.destination(from: center, bearing: Double.random(in: 0..<360, using: &rng), distance: distance)

@@ -42,7 +42,7 @@ import Testing
 
     @Test func bandCountsNameSmallLargeAndRemovedParts() {
         func header(bands: UInt32) -> PartHeader {
-            PartHeader(minY: 0, scale: 1, firstPosition: StoredPosition(fixedPoint: 0), slot: 0, bandCount: bands, raster: -1)
+            PartHeader(minY: 0, scale: 1, firstPosition: StoredPosition(fixedPoint: 0), slot: RegionSlot(0), bandCount: bands, raster: -1)
         }
         #expect(header(bands: 8).kind == .small && header(bands: 4).kind == .small)
         #expect(header(bands: 16).kind == .large && header(bands: 1 << 22).kind == .large)

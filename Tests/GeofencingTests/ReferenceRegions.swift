@@ -26,7 +26,7 @@ struct ReferenceRegions: RegionQuerying {
     }
 
     func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double {
-        switch regions[Int(region.slot)].shape {
+        switch regions[Int(region.slot.rawValue)].shape {
         case .circle(let center, let radius):
             return Geodesy.distance(center, point) - radius
         case .polygon(let shape):
@@ -38,7 +38,7 @@ struct ReferenceRegions: RegionQuerying {
     }
 
     func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool {
-        switch regions[Int(region.slot)].shape {
+        switch regions[Int(region.slot.rawValue)].shape {
         case .circle(let center, let radius): Geodesy.distance(center, point) <= radius
         case .polygon(let shape): Self.evenOdd(shape, point)
         case .beacon: false
@@ -46,18 +46,18 @@ struct ReferenceRegions: RegionQuerying {
     }
 
     func attributes(of region: RegionHandle) -> RegionAttributes {
-        let r = regions[Int(region.slot)]
+        let r = regions[Int(region.slot.rawValue)]
         return RegionAttributes(id: r.id, notifyOnEntry: r.notifyOnEntry, notifyOnExit: r.notifyOnExit, dwell: r.dwell)
     }
 
     private var handles: [RegionHandle] { regions.indices.map(Self.handle) }
 
     /// The handle of the region at `number` in the list given.
-    static func handle(_ number: Int) -> RegionHandle { RegionHandle(slot: UInt32(number), store: 0) }
+    static func handle(_ number: Int) -> RegionHandle { RegionHandle(slot: RegionSlot(UInt32(number)), store: 0) }
 
     private func crosses(_ region: RegionHandle, _ a: Coordinate, _ b: Coordinate) -> Bool {
         if contains(region, a) || contains(region, b) { return true }
-        switch regions[Int(region.slot)].shape {
+        switch regions[Int(region.slot.rawValue)].shape {
         case .circle(let center, let radius):
             // Metres in a plane tangent at the centre: fine for the few-kilometre segments tests use.
             return Self.segmentDistance(Self.local(center, a), Self.local(center, b)) <= radius

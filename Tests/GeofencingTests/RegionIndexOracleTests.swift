@@ -38,7 +38,7 @@ import TestSupport
     @discardableResult
     static func compare(_ index: RegionIndex, handles: [RegionHandle], _ regions: [Region], points: [Coordinate]) -> Int {
         let oracle = GEOSOracle(regions)
-        var slotToRegion: [UInt32: Int] = [:]
+        var slotToRegion: [RegionSlot: Int] = [:]
         for (i, h) in handles.enumerated() { slotToRegion[h.slot] = i }
         var mismatches: [String] = []
         var pointsWithHits = 0

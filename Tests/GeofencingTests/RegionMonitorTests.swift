@@ -117,7 +117,7 @@ final class CountingRegions: RegionQuerying {
     }
 
     private func note(_ region: RegionHandle) {
-        if base.regions[Int(region.slot)].id.hasPrefix("far") { measuredFarRegions += 1 }
+        if base.regions[Int(region.slot.rawValue)].id.hasPrefix("far") { measuredFarRegions += 1 }
     }
 
     func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {

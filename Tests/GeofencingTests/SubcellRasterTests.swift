@@ -81,7 +81,7 @@ import TestSupport
         var decided = 0, undecided = 0, nearBoundary = 0
         for (lon, lat) in centres {
             for radius in [30.0, 240.0, 800.0, 20_000.0] {
-                let circle = RegionStore.circle(longitude: lon, latitude: lat, radius: radius, slot: 0)
+                let circle = RegionStore.circle(longitude: lon, latitude: lat, radius: radius, slot: RegionSlot(0))
                 var box: (Double, Double, Double, Double)?
                 GeoBox.around(longitude: lon, latitude: lat, radius: radius) { b in
                     if box == nil { box = (b.minX, b.minY, b.maxX, b.maxY) }
@@ -119,7 +119,7 @@ import TestSupport
     }
 
     @Test func circlesTheLocalMetricCannotDecideStayUndecided() {
-        let polar = RegionStore.circle(longitude: 10, latitude: 89.5, radius: 5_000, slot: 0)
+        let polar = RegionStore.circle(longitude: 10, latitude: 89.5, radius: 5_000, slot: RegionSlot(0))
         let places = CellPlaces(minX: 9.9, minY: 89.49, perDegreeX: 65536 / 0.08, perDegreeY: 65536 / 0.008)
         let entry = polar.cellCircle(SubcellFrame(x0: 9.9, y0: 89.49, width: 0.01, height: 0.001, places: places))
         #expect(entry.code(x: places.x(10), y: places.y(89.5)) == SubcellRaster.undecidedCode)

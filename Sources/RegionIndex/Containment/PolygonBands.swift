@@ -14,7 +14,7 @@ struct PartHeader: Equatable {
     /// Bands per degree of latitude.
     var scale: Double
     var firstPosition: StoredPosition
-    var slot: UInt32
+    var slot: RegionSlot
     /// Bands: 8 or 4 (small parts, masks), 16 or more (large parts, lists); 0 once the part's region is
     /// removed (see `kind`).
     var bandCount: UInt32

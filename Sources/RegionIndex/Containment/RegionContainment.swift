@@ -55,21 +55,21 @@ extension RegionStore {
 
     /// The shape of a slot's circle, or of its polygon's part number `part` (counted within the polygon).
     @inline(__always)
-    func shapeReference(ofSlot slot: UInt32, part: Int) -> ShapeReference {
-        let shape = Int(shapeIndex[Int(slot)])
-        if kinds[Int(slot)] == .polygon { return ShapeReference(part: Int(polygonPartStart[shape]) + part) }
+    func shapeReference(ofSlot slot: RegionSlot, part: Int) -> ShapeReference {
+        let shape = Int(shapeIndex[slot.index])
+        if kinds[slot.index] == .polygon { return ShapeReference(part: Int(polygonPartStart[shape]) + part) }
         return ShapeReference(circle: shape)
     }
 
     @inline(__always)
-    func slot(ofShape reference: ShapeReference) -> UInt32 {
+    func slot(ofShape reference: ShapeReference) -> RegionSlot {
         reference.isCircle ? circles[reference.circleNumber].slot : partSlots[reference.partNumber]
     }
 
     /// The slot of the shape if it contains the point. Removed regions' shapes contain nothing (see
     /// `remove`), so a query reads only the shape's own record, never the per-slot arrays.
     @inline(__always)
-    func containingSlot(shape reference: ShapeReference, longitude: Double, latitude: Double) -> UInt32? {
+    func containingSlot(shape reference: ShapeReference, longitude: Double, latitude: Double) -> RegionSlot? {
         if reference.isCircle {
             let circle = circles[reference.circleNumber]
             return circle.contains(longitude: longitude, latitude: latitude) ? circle.slot : nil
@@ -80,10 +80,10 @@ extension RegionStore {
 
     /// Exact containment for a slot (false for beacons and removed slots).
     @inline(__always)
-    func contains(slot: Int, longitude: Double, latitude: Double) -> Bool {
-        switch kinds[slot] {
-        case .circle: return circles[Int(shapeIndex[slot])].contains(longitude: longitude, latitude: latitude)
-        case .polygon: return polygonContains(Int(shapeIndex[slot]), x: longitude, y: latitude)
+    func contains(slot: RegionSlot, longitude: Double, latitude: Double) -> Bool {
+        switch kinds[slot.index] {
+        case .circle: return circles[Int(shapeIndex[slot.index])].contains(longitude: longitude, latitude: latitude)
+        case .polygon: return polygonContains(Int(shapeIndex[slot.index]), x: longitude, y: latitude)
         case .beacon, .removed: return false
         }
     }

@@ -5,15 +5,15 @@ import GeoWakeCore
 /// parts per thousand for boundaries kilometres away), circle distances are geodesic.
 extension RegionStore {
     /// Metres from the point to the slot's boundary, unsigned; infinity for beacons and removed slots.
-    func boundaryDistance(slot: Int, longitude: Double, latitude: Double) -> Double {
-        switch kinds[slot] {
+    func boundaryDistance(slot: RegionSlot, longitude: Double, latitude: Double) -> Double {
+        switch kinds[slot.index] {
         case .circle:
-            let c = circles[Int(shapeIndex[slot])]
+            let c = circles[Int(shapeIndex[slot.index])]
             return abs(c.boundaryMetric(longitude: longitude, latitude: latitude) - c.radius)
         case .polygon:
             let scale = Geodesy.metresPerDegree(atLatitude: latitude)
             var best = Double.infinity
-            forEachEdge(ofPolygon: Int(shapeIndex[slot])) { x0, y0, x1, y1 in
+            forEachEdge(ofPolygon: Int(shapeIndex[slot.index])) { x0, y0, x1, y1 in
                 let ax = (x0 - longitude) * scale.longitude, ay = (y0 - latitude) * scale.latitude
                 let bx = (x1 - longitude) * scale.longitude, by = (y1 - latitude) * scale.latitude
                 best = min(best, Self.originDistance(ax, ay, bx, by))
@@ -41,10 +41,10 @@ extension RegionStore {
     }
 
     /// Whether the planar lon/lat segment a–b passes through the slot's region.
-    func segmentCrosses(slot: Int, _ a: Coordinate, _ b: Coordinate) -> Bool {
-        switch kinds[slot] {
+    func segmentCrosses(slot: RegionSlot, _ a: Coordinate, _ b: Coordinate) -> Bool {
+        switch kinds[slot.index] {
         case .circle:
-            let c = circles[Int(shapeIndex[slot])]
+            let c = circles[Int(shapeIndex[slot.index])]
             if c.contains(longitude: a.longitude, latitude: a.latitude) || c.contains(longitude: b.longitude, latitude: b.latitude) {
                 return true
             }
@@ -54,7 +54,7 @@ extension RegionStore {
             let bx = ax + (b.longitude - a.longitude) * kx, by = (b.latitude - c.latitude) * ky
             return Self.originDistance(ax, ay, bx, by) <= c.radius
         case .polygon:
-            let p = Int(shapeIndex[slot])
+            let p = Int(shapeIndex[slot.index])
             if polygonContains(p, x: a.longitude, y: a.latitude) || polygonContains(p, x: b.longitude, y: b.latitude) {
                 return true
             }

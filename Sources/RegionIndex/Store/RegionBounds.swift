@@ -43,14 +43,14 @@ struct GeoBox: Equatable {
 extension RegionStore {
     /// The index boxes of a live geographic slot, with the part each belongs to (0 for circles): one per
     /// polygon part, one or two per circle, none for beacons and removed slots.
-    func boxes(ofSlot slot: Int, _ body: (GeoBox, Int) -> Void) {
-        switch kinds[slot] {
+    func boxes(ofSlot slot: RegionSlot, _ body: (GeoBox, Int) -> Void) {
+        switch kinds[slot.index] {
         case .beacon, .removed: return
         case .circle:
-            let c = circles[Int(shapeIndex[slot])]
+            let c = circles[Int(shapeIndex[slot.index])]
             GeoBox.around(longitude: c.longitude, latitude: c.latitude, radius: c.radius) { body($0, 0) }
         case .polygon:
-            let p = Int(shapeIndex[slot])
+            let p = Int(shapeIndex[slot.index])
             let firstPart = Int(polygonPartStart[p])
             for part in firstPart..<Int(polygonPartStart[p + 1]) { body(bounds(ofPart: part), part - firstPart) }
         }
@@ -65,9 +65,9 @@ extension RegionStore {
     /// each: the items of an index build. Listed in chunks of slots on every core, each into buffers
     /// reserved for its most items (two per circle, which may be split at the antimeridian), then joined
     /// in order, again on every core.
-    func indexItems(slotsPerChunk: Int = Self.slotsPerChunk) -> (boxes: [Double], slots: [UInt32], parts: [UInt32]) {
+    func indexItems(slotsPerChunk: Int = Self.slotsPerChunk) -> (boxes: [Double], slots: [RegionSlot], parts: [UInt32]) {
         let ranges = chunkRanges(of: 0..<slotCount, atLeast: slotsPerChunk), store = self
-        var chunks = [(boxes: [Double], slots: [UInt32], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
+        var chunks = [(boxes: [Double], slots: [RegionSlot], parts: [UInt32])](repeating: ([], [], []), count: ranges.count)
         chunks.withUnsafeMutableBufferPointer { chunks in
             inParallel(ranges) { k, range in
                 var most = 0
@@ -78,14 +78,14 @@ extension RegionStore {
                     case .beacon, .removed: break
                     }
                 }
-                var boxes: [Double] = [], slots: [UInt32] = [], parts: [UInt32] = []
+                var boxes: [Double] = [], slots: [RegionSlot] = [], parts: [UInt32] = []
                 boxes.reserveCapacity(4 * most)
                 slots.reserveCapacity(most)
                 parts.reserveCapacity(most)
                 for slot in range {
-                    store.boxes(ofSlot: slot) { box, part in
+                    store.boxes(ofSlot: RegionSlot(slot)) { box, part in
                         box.appending(to: &boxes)
-                        slots.append(UInt32(slot))
+                        slots.append(RegionSlot(slot))
                         parts.append(UInt32(part))
                     }
                 }

@@ -5,7 +5,7 @@ import Glibc
 extension RegionStore {
     /// The UTF-8 bytes of a region's id, valid while the store is alive and unchanged.
     public func idBytes(_ handle: RegionHandle) -> UnsafeBufferPointer<UInt8> {
-        withIDBytes { UnsafeBufferPointer(rebasing: $0[idRange(UInt32(checkedSlot(handle)))]) }
+        withIDBytes { UnsafeBufferPointer(rebasing: $0[idRange(checkedSlot(handle))]) }
     }
 
     /// Sorts handles by their ids' bytes (the order `locate` prints), comparing in place without making strings.
@@ -44,7 +44,7 @@ private struct IDOrder {
         return order != 0 ? order < 0 : aEnd - aStart < bEnd - bStart
     }
 
-    private func range(_ slot: UInt32) -> (Int, Int) {
-        (slot == 0 ? 0 : Int(ends[Int(slot) - 1]), Int(ends[Int(slot)]))
+    private func range(_ slot: RegionSlot) -> (Int, Int) {
+        (slot.index == 0 ? 0 : Int(ends[slot.index - 1]), Int(ends[slot.index]))
     }
 }

@@ -18,15 +18,15 @@ struct RegionIDTable {
     }
 
     /// The live slot whose id equals `id`, using `idOf` to read a slot's id bytes (nil for a removed slot).
-    func find(_ id: UnsafeBufferPointer<UInt8>, idOf: (UInt32) -> UnsafeBufferPointer<UInt8>?) -> UInt32? {
+    func find(_ id: UnsafeBufferPointer<UInt8>, idOf: (RegionSlot) -> UnsafeBufferPointer<UInt8>?) -> RegionSlot? {
         guard !buckets.isEmpty else { return nil }
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: Self.hash(id)) & mask
         while true {
             let entry = buckets[i]
             if entry == 0 { return nil }
-            if let other = idOf(entry - 1), other.count == id.count && (id.isEmpty || memcmp(other.baseAddress!, id.baseAddress!, id.count) == 0) {
-                return entry - 1
+            if let other = idOf(RegionSlot(entry - 1)), other.count == id.count && (id.isEmpty || memcmp(other.baseAddress!, id.baseAddress!, id.count) == 0) {
+                return RegionSlot(entry - 1)
             }
             i = (i + 1) & mask
         }
@@ -34,23 +34,23 @@ struct RegionIDTable {
 
     /// Adds `slot` under `hash`; the caller has checked that its id is new. `hashOf` recomputes
     /// the hashes of the slots already in the table when it grows.
-    mutating func insert(slot: UInt32, hash: UInt64, hashOf: (UInt32) -> UInt64) {
+    mutating func insert(slot: RegionSlot, hash: UInt64, hashOf: (RegionSlot) -> UInt64) {
         if (count + 1) * 2 > buckets.count { grow(hashOf) }
         place(slot: slot, hash: hash)
         count += 1
     }
 
-    private mutating func place(slot: UInt32, hash: UInt64) {
+    private mutating func place(slot: RegionSlot, hash: UInt64) {
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
         while buckets[i] != 0 { i = (i + 1) & mask }
-        buckets[i] = slot + 1
+        buckets[i] = slot.rawValue + 1
     }
 
-    private mutating func grow(_ hashOf: (UInt32) -> UInt64) {
+    private mutating func grow(_ hashOf: (RegionSlot) -> UInt64) {
         let old = buckets
         buckets = Array(repeating: 0, count: max(16, old.count * 2))
-        for entry in old where entry != 0 { place(slot: entry - 1, hash: hashOf(entry - 1)) }
+        for entry in old where entry != 0 { place(slot: RegionSlot(entry - 1), hash: hashOf(RegionSlot(entry - 1))) }
     }
 
     /// Empties the table, keeping room for `capacity` entries.

@@ -23,11 +23,11 @@ public struct RegionStore: Sendable {
         var metresPerDegreeLongitude: Float
         var surelyInside2: Float
         var surelyOutside2: Float
-        var slot: UInt32
+        var slot: RegionSlot
         private var padding = SIMD2<UInt64>()
 
         init(longitude: Double, latitude: Double, radius: Double, metresPerDegreeLatitude: Float,
-             metresPerDegreeLongitude: Float, surelyInside2: Float, surelyOutside2: Float, slot: UInt32) {
+             metresPerDegreeLongitude: Float, surelyInside2: Float, surelyOutside2: Float, slot: RegionSlot) {
             (self.longitude, self.latitude, self.radius) = (longitude, latitude, radius)
             (self.metresPerDegreeLatitude, self.metresPerDegreeLongitude) = (metresPerDegreeLatitude, metresPerDegreeLongitude)
             (self.surelyInside2, self.surelyOutside2, self.slot) = (surelyInside2, surelyOutside2, slot)
@@ -38,13 +38,13 @@ public struct RegionStore: Sendable {
     /// Per slot: index into `circles`, polygon number (into `polygonPartStart`) or index into `beacons`.
     var shapeIndex: [UInt32] = []
     private var flags: [UInt8] = []
-    private var dwells: [UInt32: Double] = [:]
+    private var dwells: [RegionSlot: Double] = [:]
     private var idBytes: [UInt8] = []
     private var idEnds: [UInt32] = []
     private var ids = RegionIDTable()
     var circles = CacheLineArray<Circle>()
     /// The slot of each polygon part: shapes are stored in index order (see `reorderShapes`).
-    var partSlots: [UInt32] = []
+    var partSlots: [RegionSlot] = []
     /// Parts of polygon p are `polygonPartStart[p]..<polygonPartStart[p + 1]`; likewise parts → rings → positions.
     var polygonPartStart: [UInt32] = [0]
     var partRingStart: [UInt32] = [0]
@@ -76,8 +76,8 @@ public struct RegionStore: Sendable {
     public var slotCount: Int { kinds.count }
 
     @inline(__always)
-    func idRange(_ slot: UInt32) -> Range<Int> {
-        (slot == 0 ? 0 : Int(idEnds[Int(slot) - 1]))..<Int(idEnds[Int(slot)])
+    func idRange(_ slot: RegionSlot) -> Range<Int> {
+        (slot.index == 0 ? 0 : Int(idEnds[slot.index - 1]))..<Int(idEnds[slot.index])
     }
 
     /// Calls `body` with the UTF-8 bytes of every id, for comparisons without making strings.
@@ -93,31 +93,31 @@ public struct RegionStore: Sendable {
 
     /// The handle of a slot, which must be below `slotCount`.
     @inline(__always)
-    package func handle(slot: UInt32) -> RegionHandle {
+    package func handle(slot: RegionSlot) -> RegionHandle {
         RegionHandle(slot: slot, store: identity)
     }
 
     /// Whether this store gave the handle out (removed or not).
     @inline(__always)
     public func owns(_ handle: RegionHandle) -> Bool {
-        handle.store == identity && Int(handle.slot) < slotCount
+        handle.store == identity && handle.slot.index < slotCount
     }
 
     /// The slot of a handle this store gave out. Any other (from another store, or forged through the
     /// package) is a programming error, stopped here with a message rather than as an index out of range deeper in.
     @inline(__always)
-    func checkedSlot(_ handle: RegionHandle) -> Int {
-        precondition(owns(handle), "RegionHandle \(handle.slot) of store \(handle.store) was not given out by this store (\(identity))")
-        return Int(handle.slot)
+    func checkedSlot(_ handle: RegionHandle) -> RegionSlot {
+        precondition(owns(handle), "RegionHandle \(handle.slot.rawValue) of store \(handle.store) was not given out by this store (\(identity))")
+        return handle.slot
     }
 
     /// Every live region's handle, in the order they were added.
     public var handles: [RegionHandle] {
-        kinds.indices.lazy.filter { self.kinds[$0] != .removed }.map { self.handle(slot: UInt32($0)) }
+        kinds.indices.lazy.filter { self.kinds[$0] != .removed }.map { self.handle(slot: RegionSlot($0)) }
     }
 
     public func id(_ handle: RegionHandle) -> String {
-        String(decoding: idBytes[idRange(UInt32(checkedSlot(handle)))], as: UTF8.self)
+        String(decoding: idBytes[idRange(checkedSlot(handle))], as: UTF8.self)
     }
 
     public func handle(forID id: String) -> RegionHandle? {
@@ -125,15 +125,15 @@ public struct RegionStore: Sendable {
         return id.withUTF8 { find($0) }.map { handle(slot: $0) }
     }
 
-    package func find(_ id: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    package func find(_ id: UnsafeBufferPointer<UInt8>) -> RegionSlot? {
         idBytes.withUnsafeBufferPointer { bytes in
-            ids.find(id) { kinds[Int($0)] == .removed ? nil : UnsafeBufferPointer(rebasing: bytes[idRange($0)]) }
+            ids.find(id) { kinds[$0.index] == .removed ? nil : UnsafeBufferPointer(rebasing: bytes[idRange($0)]) }
         }
     }
 
     /// Appends a validated draft; throws when its id is taken.
     package mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
-        let slot = UInt32(kinds.count)
+        let slot = RegionSlot(kinds.count)
         let hash = draft.id.withUnsafeBufferPointer { RegionIDTable.hash($0) }
         if draft.id.withUnsafeBufferPointer({ find($0) }) != nil {
             throw InvalidRegion("duplicate id \(EchoedText.quoted(draft.id))")
@@ -180,7 +180,7 @@ public struct RegionStore: Sendable {
         return handle(slot: slot)
     }
 
-    static func circle(longitude: Double, latitude: Double, radius: Double, slot: UInt32) -> Circle {
+    static func circle(longitude: Double, latitude: Double, radius: Double, slot: RegionSlot) -> Circle {
         let scale = Geodesy.metresPerDegree(atLatitude: latitude)
         var circle = Circle(longitude: longitude, latitude: latitude, radius: radius,
                             metresPerDegreeLatitude: Float(scale.latitude), metresPerDegreeLongitude: Float(scale.longitude),
@@ -196,10 +196,10 @@ public struct RegionStore: Sendable {
 
     /// Marks a slot removed and empties its shapes, so the index skips it without a look at `kinds`;
     /// its storage is reclaimed by the index's next rebuild (`reorderShapes`).
-    mutating func remove(_ slot: UInt32) {
-        guard Int(slot) < kinds.count, kinds[Int(slot)] != .removed else { return }
-        let shape = Int(shapeIndex[Int(slot)])
-        switch kinds[Int(slot)] {
+    mutating func remove(_ slot: RegionSlot) {
+        guard slot.index < kinds.count, kinds[slot.index] != .removed else { return }
+        let shape = Int(shapeIndex[slot.index])
+        switch kinds[slot.index] {
         case .circle:
             circles[shape].surelyInside2 = -1
             circles[shape].surelyOutside2 = -1
@@ -210,17 +210,17 @@ public struct RegionStore: Sendable {
         case .beacon, .removed:
             break
         }
-        kinds[Int(slot)] = .removed
+        kinds[slot.index] = .removed
         dwells[slot] = nil
         liveCount -= 1
     }
 
-    public func kind(_ handle: RegionHandle) -> Kind { kinds[checkedSlot(handle)] }
+    public func kind(_ handle: RegionHandle) -> Kind { kinds[checkedSlot(handle).index] }
 
     public func attributes(of handle: RegionHandle) -> RegionAttributes {
         let slot = checkedSlot(handle)
-        return RegionAttributes(id: id(handle), notifyOnEntry: flags[slot] & 1 != 0,
-                                notifyOnExit: flags[slot] & 2 != 0, dwell: dwells[UInt32(slot)])
+        return RegionAttributes(id: id(handle), notifyOnEntry: flags[slot.index] & 1 != 0,
+                                notifyOnExit: flags[slot.index] & 2 != 0, dwell: dwells[slot])
     }
 
     /// Rings of polygon number p (all parts), as a range of ring numbers.
@@ -231,7 +231,7 @@ public struct RegionStore: Sendable {
 
     /// The region as a value (nil for a removed slot).
     public func region(_ handle: RegionHandle) -> Region? {
-        let slot = checkedSlot(handle), a = attributes(of: handle)
+        let slot = checkedSlot(handle).index, a = attributes(of: handle)
         let shape: Region.Shape
         switch kinds[slot] {
         case .removed: return nil

@@ -9,7 +9,7 @@ extension RegionStore {
     /// The bulk of the data is copied in its old order (sequential reads, scattered block writes): read in
     /// the new order instead, every region costs a few cache misses in a row, and the copy takes 3× longer.
     /// The copies run in halves on two cores once there are `partsPerChunk` parts or circles per half.
-    mutating func reorderShapes(_ slotsInOrder: [UInt32], partsPerChunk: Int = Self.partsPerChunk) {
+    mutating func reorderShapes(_ slotsInOrder: [RegionSlot], partsPerChunk: Int = Self.partsPerChunk) {
         appendMissingBands()
         let numbering = numberShapes(inOrderOf: slotsInOrder)
         let offsets = polygonOffsets(inOrder: numbering.polygonOrder)
@@ -44,7 +44,7 @@ extension RegionStore {
     }
 
     /// Only the small per-slot arrays are read, at random, so each slot's reads start `lookahead` slots early.
-    private func numberShapes(inOrderOf slotsInOrder: [UInt32]) -> ShapeNumbering {
+    private func numberShapes(inOrderOf slotsInOrder: [RegionSlot]) -> ShapeNumbering {
         let none = ShapeNumbering.none
         var numbering = ShapeNumbering(newCircleOf: [UInt32](repeating: none, count: circles.count), polygonOrder: [],
                                        newShapeIndex: [UInt32](repeating: none, count: slotCount), circleCount: 0)
@@ -52,20 +52,20 @@ extension RegionStore {
         let lookahead = 16
         for (k, slot) in slotsInOrder.enumerated() {
             if k + lookahead < slotsInOrder.count {
-                let ahead = Int(slotsInOrder[k + lookahead])
+                let ahead = slotsInOrder[k + lookahead].index
                 kinds.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
                 shapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
                 numbering.newShapeIndex.withUnsafeBufferPointer { prefetch($0.baseAddress! + ahead) }
             }
-            guard numbering.newShapeIndex[Int(slot)] == none else { continue }
-            let old = Int(shapeIndex[Int(slot)])
-            switch kinds[Int(slot)] {
+            guard numbering.newShapeIndex[slot.index] == none else { continue }
+            let old = Int(shapeIndex[slot.index])
+            switch kinds[slot.index] {
             case .circle:
                 numbering.newCircleOf[old] = numbering.circleCount
-                numbering.newShapeIndex[Int(slot)] = numbering.circleCount
+                numbering.newShapeIndex[slot.index] = numbering.circleCount
                 numbering.circleCount += 1
             case .polygon:
-                numbering.newShapeIndex[Int(slot)] = UInt32(numbering.polygonOrder.count)
+                numbering.newShapeIndex[slot.index] = UInt32(numbering.polygonOrder.count)
                 numbering.polygonOrder.append(UInt32(old))
             case .beacon, .removed:
                 break
@@ -82,7 +82,7 @@ extension RegionStore {
         var ringStart: [UInt32] = [0]
         var positionStart: [UInt32] = [0]
         var polygonRingStart: [UInt32] = [0]
-        var partSlots: [UInt32] = []
+        var partSlots: [RegionSlot] = []
         var partFirstStored: [StoredPosition] = []
         /// Each old part's new stored position (each part stays in its array, fixed point or doubles); nil
         /// for parts dropped.

@@ -20,7 +20,7 @@ public struct RegionSummary: Sendable {
             case .beacon: beacons += 1
             case .circle:
                 circles += 1
-                store.boxes(ofSlot: slot) { box, _ in
+                store.boxes(ofSlot: RegionSlot(slot)) { box, _ in
                     west = min(west, box.minX); east = max(east, box.maxX)
                     south = min(south, box.minY); north = max(north, box.maxY)
                 }
@@ -31,7 +31,7 @@ public struct RegionSummary: Sendable {
                 holes += store.rings(ofPolygon: shape).count - partRange.count
                 let rings = store.rings(ofPolygon: shape)
                 vertices += Int(store.ringPositionStart[rings.upperBound] - store.ringPositionStart[rings.lowerBound])
-                store.boxes(ofSlot: slot) { box, _ in
+                store.boxes(ofSlot: RegionSlot(slot)) { box, _ in
                     west = min(west, box.minX); east = max(east, box.maxX)
                     south = min(south, box.minY); north = max(north, box.maxY)
                 }

@@ -78,7 +78,7 @@ final class FeatureIngest: @unchecked Sendable {
                     let draft = drafts + k
                     try validator.validate(&draft.pointee)
                     if let earlier = draft.pointee.id.withUnsafeBufferPointer({ store.find($0) }) {
-                        throw InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier, firstSlots: firstSlots))
+                        throw InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier.rawValue, firstSlots: firstSlots))
                     }
                     _ = try store.append(draft.pointee)
                 } catch {

@@ -45,7 +45,7 @@ struct BenchLookupCommand: ParsableCommand {
                     let q = UInt64(i + 1)
                     index.forEachRegion(containing: Coordinate(latitude: xy[2 * i + 1], longitude: xy[2 * i])) { h in
                         hits += 1
-                        checksum &+= q &* UInt64(h.slot + 1)
+                        checksum &+= q &* UInt64(h.slot.rawValue + 1)
                     }
                 }
             }
