@@ -6,7 +6,8 @@
 #   latency: one subscriber with standard updates, the trace at 10 fixes/s; from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
-#            (from /proc/PID/stat) and RSS every 10 s.
+#            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region
+#            rules (hysteresis 0, 10, ... m), so the daemon runs K monitors over K indexes.
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned.
