@@ -12,12 +12,14 @@ struct ClientRegionRules: Equatable {
     var debounce: Double?
     var accuracyGating: Bool?
 
-    /// The rules a `monitor` request gives, nil when it names none of the fields; a bad value names its field.
+    /// The rules a `monitor` request gives, nil when it names none of the fields; a field given as null follows the
+    /// daemon's flag. A bad value names its field.
     init?(request fields: [String: Any]) throws(ProtocolError) {
         guard Self.fields.contains(where: { fields[$0] != nil }) else { return nil }
-        hysteresis = try Self.number(fields["hysteresis"], "hysteresis", "metres", maximum: Self.maximumHysteresis)
-        debounce = try Self.number(fields["debounce"], "debounce", "seconds", maximum: Self.maximumDebounce)
-        if let value = fields["accuracyGating"] {
+        func given(_ field: String) -> Any? { fields[field] is NSNull ? nil : fields[field] }
+        hysteresis = try Self.number(given("hysteresis"), "hysteresis", "metres", maximum: Self.maximumHysteresis)
+        debounce = try Self.number(given("debounce"), "debounce", "seconds", maximum: Self.maximumDebounce)
+        if let value = given("accuracyGating") {
             guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
                 throw .badRequest("\"accuracyGating\" must be true or false")
             }

@@ -59,6 +59,25 @@ import Testing
         #expect(farEvents.last?.contains(StraightLineTrace.time(125)) == true, "\(farEvents)")
     }
 
+    @Test func rulesChangedWhileInsideKeepTheRegionInsideWithNoEventAndTheExitFollowsTheNewRules() throws {
+        let daemon = DaemonProcess()
+        let trace = Self.line.write(to: daemon.directory)
+        let circle = StraightLineTrace.circle("circle", radius: 95)
+        let regions = try StraightLineTrace.regionFile([circle], in: daemon.directory)
+        try daemon.start(trace: trace, speed: 20)
+        let client = try RawClient.registered(daemon, as: "org.example.changer")
+        #expect(try client.request("monitor", ["features": [circle]])["ok"] as? Bool == true)
+        client.collectEvents(until: 1)
+        #expect(try client.request("monitor", ["features": [], "hysteresis": 150])["ok"] as? Bool == true)
+        let state = try client.request("regionState", ["region": "circle"])["result"] as? [String: Any]
+        #expect(state?["state"] as? String == "inside")
+        #expect(state?["since"] as? String == StraightLineTrace.time(61), "the state moved with its instant")
+        client.collectEvents(until: 3)   // enter, exit, ended
+        let handled = Self.regionEvents(client)
+        #expect(firstDifference(handled, try StraightLineTrace.replayed(trace, regions: regions, ["--hysteresis", "150"])) == nil)
+        #expect(handled.last?.contains(StraightLineTrace.time(125)) == true, "\(handled)")
+    }
+
     @Test func badRegionRulesGetABadRequestNamingTheFieldAndAddNothing() throws {
         let daemon = DaemonProcess()
         try daemon.start(trace: Self.line.write(to: daemon.directory), speed: 1)
@@ -77,5 +96,9 @@ import Testing
         let options = try #require(try Self.regionOptions(client))
         #expect(options["debounce"] as? Double == 86_400 && options["accuracyGating"] as? Bool == false)
         #expect(options["hysteresis"] as? Double == 0, "a field left out follows geowaked's default")
+        let back = try client.request("monitor", ["features": [], "debounce": NSNull(), "accuracyGating": NSNull()])
+        #expect(back["ok"] as? Bool == true)
+        let defaults = try #require(try Self.regionOptions(client))
+        #expect(defaults["debounce"] as? Double == 0 && defaults["accuracyGating"] as? Bool == true, "null follows the flag")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// A GPX trace along the parallel through a circle's centre, each fix given as (seconds, metres east of the centre),
 /// and the circle itself as a GeoJSON feature; fixes carry no accuracy, so every fix decides.
@@ -49,17 +48,6 @@ struct StraightLineTrace {
 
     /// The region events `geowake replay` prints for a trace and a region file with the given extra options.
     static func replayed(_ trace: String, regions: String, _ options: [String] = []) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: builtExecutable("geowake"))
-        process.arguments = ["replay", trace, "--regions", regions] + options
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return canonical(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        })
+        try geowakeReplay([trace, "--regions", regions] + options)
     }
 }
