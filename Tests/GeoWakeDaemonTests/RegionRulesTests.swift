@@ -22,12 +22,18 @@ import Testing
         return subscriptions.first { $0["kind"] as? String == "regions" }?["options"] as? [String: Any]
     }
 
-    @Test func twoClientsWithDifferentHysteresisLeaveTheSameCircleAtTheirOwnTimesAsReplayDoesAcrossARestart() throws {
+    /// A daemon replaying the line at 20 times real time, a 95 m circle round its centre and its region file.
+    static func replayingLine() throws -> (DaemonProcess, trace: String, circle: [String: Any], regions: String) {
         let daemon = DaemonProcess()
-        let trace = Self.line.write(to: daemon.directory)
+        let trace = line.write(to: daemon.directory)
         let circle = StraightLineTrace.circle("circle", radius: 95)
         let regions = try StraightLineTrace.regionFile([circle], in: daemon.directory)
         try daemon.start(trace: trace, speed: 20)
+        return (daemon, trace, circle, regions)
+    }
+
+    @Test func twoClientsWithDifferentHysteresisLeaveTheSameCircleAtTheirOwnTimesAsReplayDoesAcrossARestart() throws {
+        let (daemon, trace, circle, regions) = try Self.replayingLine()
         var near = try RawClient.registered(daemon, as: "org.example.near")
         var far = try RawClient.registered(daemon, as: "org.example.far")
         #expect(try near.request("monitor", ["features": [circle]])["ok"] as? Bool == true)
@@ -60,11 +66,7 @@ import Testing
     }
 
     @Test func rulesChangedWhileInsideKeepTheRegionInsideWithNoEventAndTheExitFollowsTheNewRules() throws {
-        let daemon = DaemonProcess()
-        let trace = Self.line.write(to: daemon.directory)
-        let circle = StraightLineTrace.circle("circle", radius: 95)
-        let regions = try StraightLineTrace.regionFile([circle], in: daemon.directory)
-        try daemon.start(trace: trace, speed: 20)
+        let (daemon, trace, circle, regions) = try Self.replayingLine()
         let client = try RawClient.registered(daemon, as: "org.example.changer")
         #expect(try client.request("monitor", ["features": [circle]])["ok"] as? Bool == true)
         client.collectEvents(until: 1)
