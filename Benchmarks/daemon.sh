@@ -6,10 +6,12 @@
 #   latency: one subscriber with standard updates, the trace at 10 fixes/s; from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
-#            (from /proc/PID/stat) and RSS every 10 s.
+#            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region
+#            rules (hysteresis 0, 10, ... m), so the daemon runs K monitors over K indexes.
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
-# Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned.
+# Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. TRACE: another trace, e.g.
+#   a longer one from Benchmarks/long_trace.py when the load setup outlasts the drive (2 min at 10 fixes/s).
 #   READER (default c): the latency subscriber: c (Benchmarks/latency_reader.c, built here with cc; reads and timestamps
 #   at once) or python (the driver's own client, whose interpreter wake-up and JSON parsing add to the figure).
 set -euo pipefail
@@ -26,5 +28,5 @@ if [ "${READER:-c}" = c ]; then
   cc -O2 -o "$LATENCY_READER" Benchmarks/latency_reader.c
 fi
 for mode in ${@:-latency load outbox}; do
-  python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "$PWD/traces/berlin-drive.nmea"
+  python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "${TRACE:-$PWD/traces/berlin-drive.nmea}"
 done

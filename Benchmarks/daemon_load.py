@@ -161,15 +161,18 @@ def regions_for(client_number, count, generator):
 def load(geowaked, trace, directory, clients=1000, regions_each=100, window=60):
     process, path = start_daemon(geowaked, trace, 10, directory)
     generator = random.Random(13)
+    # RULE_SETS=K: client n chooses hysteresis 10 * (n % K) m, so the daemon keeps K monitors (K=1: the defaults).
+    rule_sets = int(os.environ.get("RULE_SETS", "1"))
     connected = []
     try:
         setup_start = time.monotonic()
         for n in range(clients):
             client = Client(path)
             client.start(f"bench.load.{n:04d}")
-            client.request("monitor", features=regions_for(n, regions_each, generator))
+            rules = {"hysteresis": 10 * (n % rule_sets)} if rule_sets > 1 else {}
+            client.request("monitor", features=regions_for(n, regions_each, generator), **rules)
             connected.append(client)
-        print(f"load: {clients} clients with {clients * regions_each} regions set up in "
+        print(f"load: {clients} clients with {clients * regions_each} regions in {rule_sets} rule set(s) set up in "
               f"{time.monotonic() - setup_start:.1f} s; RSS {rss_mib(process.pid):.0f} MiB")
         selector = selectors.DefaultSelector()
         for client in connected:

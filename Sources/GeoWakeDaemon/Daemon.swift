@@ -41,7 +41,7 @@ public final class Daemon {
         }
         self.health = SourceHealth(limits: health)
         self.limits = limits
-        regions = SharedRegions(configuration: try regionRules.configuration())
+        regions = try SharedRegions(defaults: regionRules)
         self.logger = logger
         self.activation = activation
         for path in [paths.socket, paths.state] {
@@ -60,6 +60,9 @@ public final class Daemon {
 
     private func restore() throws {
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM region ORDER BY uid, clientID, regionID") }
+        for (client, rules) in try store.queue.read(ClientRegionRules.all) {
+            try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
+        }
         var byClient: [ClientKey: [(String, String, Int64?)]] = [:]
         for row in rows {
             let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
@@ -95,7 +98,8 @@ public final class Daemon {
             if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
-            let delay = [source?.delay(now: now), healthDelay(), regionDelay(), activation.secondsUntilDeadline()].compactMap { $0 }.min()
+            let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
+                         activation.secondsUntilDeadline()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -107,6 +111,7 @@ public final class Daemon {
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
             }
             applyDeferredAcks()
+            advanceTraceRegions()
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
             pumpLiveSource()
             for connection in connections.values { deliver(connection) }

@@ -8,7 +8,7 @@ extension Daemon {
     /// The source runs only while some enabled client has a subscription or a region.
     func updateDemand() {
         guard source != nil || live != nil else { return }
-        let needed = !services.isEmpty || !regions.entries.isEmpty
+        let needed = !services.isEmpty || !regions.isEmpty
         if needed && sourceState == "idle" {
             source?.start(now: Self.clock())
             live?.start()
@@ -91,7 +91,7 @@ extension Daemon {
     }
 
     func subscribedClients() -> Set<ClientKey> {
-        Set(services.byClient.keys).union(regions.entries.values.map(\.owner))
+        Set(services.byClient.keys).union(regions.owners)
     }
 
     /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of

@@ -18,18 +18,19 @@ extension Daemon {
             }
         }
         if sourceState == "running", let change = health.check(at: clock) { announce(change) }
-        if live != nil, let delay = regionDelay(), delay <= 0 { advanceRegions() }
+        if live != nil, let delay = regionDelay(), delay <= 0 {
+            advanceRegions(to: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        }
     }
 
-    /// Seconds until a debounced change or a dwell falls due, for a live source (a trace's next fix fires them).
+    /// Seconds until a debounced change or a dwell falls due, for a live source (a trace keeps its own time).
     func regionDelay() -> Double? {
-        guard live != nil, let due = regions.monitor.nextDeadline else { return nil }
+        guard live != nil, let due = regions.nextDeadline else { return nil }
         return max(0, due.secondsSince1970 - Date().timeIntervalSince1970)
     }
 
-    /// Fires what fell due without a fix, stored and queued like a fix's region events.
-    private func advanceRegions() {
-        let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+    /// Fires what fell due by `now` without a fix, stored and queued like a fix's region events.
+    func advanceRegions(to now: Timestamp) {
         let changes = regions.advance(to: now)
         let events = Self.regionEvents(changes)
         do {

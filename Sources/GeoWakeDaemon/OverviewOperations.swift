@@ -52,10 +52,8 @@ extension Daemon {
         var subscriptions: [[String: Any]] = services.kinds(of: client).sorted { $0.key < $1.key }.map { kind, options in
             ["kind": kind, "options": (try? JSONSerialization.jsonObject(with: Data(options.utf8))) ?? [:]]
         }
-        if regions.count(of: client) > 0 { subscriptions.append(["kind": "regions", "options": [String: Any]()]) }
-        let list = regions.regionIDs(of: client).compactMap { id in
-            regions.handle(client, id).flatMap { regions.entries[$0] }.map(describe)
-        }
+        if regions.count(of: client) > 0 { subscriptions.append(["kind": "regions", "options": regions.rules(of: client).options]) }
+        let list = regions.regionIDs(of: client).compactMap { id in regions.entry(client, id).map(describe) }
         return ["subscriptions": subscriptions, "regions": list]
     }
 

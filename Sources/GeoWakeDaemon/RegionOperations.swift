@@ -13,7 +13,7 @@ extension Daemon {
         "stopMonitoring": { daemon, request in
             let client = try request.client()
             guard let ids = request.fields["regions"] as? [String] else { throw ProtocolError.badRequest("\"regions\" must be an array of strings") }
-            for id in ids where daemon.regions.handle(client, id) == nil {
+            for id in ids where daemon.regions.entry(client, id) == nil {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
             let now = daemon.lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
@@ -35,7 +35,7 @@ extension Daemon {
         "regionState": { daemon, request in
             let client = try request.client()
             let id = try request.string("region")
-            guard let handle = daemon.regions.handle(client, id), let entry = daemon.regions.entries[handle] else {
+            guard let entry = daemon.regions.entry(client, id) else {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
             return daemon.describe(entry)
@@ -57,6 +57,7 @@ extension Daemon {
 
     private func monitor(_ request: Request) throws(ProtocolError) -> [String: Any] {
         let client = try request.client()
+        let rules = try ClientRegionRules(request: request.fields)
         let features: [Any]
         switch (request.fields["features"], request.fields["file"]) {
         case (let inline?, nil):
@@ -94,15 +95,17 @@ extension Daemon {
         }
         guard parsed.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
         var seen: Set<String> = []
-        for region in parsed where regions.handle(client, region.id) != nil || !seen.insert(region.id).inserted {
+        for region in parsed where regions.entry(client, region.id) != nil || !seen.insert(region.id).inserted {
             throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
         }
         try storeWrite { db in
+            try rules?.store(db, for: client)
             for (region, text) in zip(parsed, texts) {
                 try db.execute(sql: "INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)",
                                arguments: [client.uid, client.clientID, region.id, text])
             }
         }
+        if let rules { try choose(rules, for: client) }
         for region in parsed {
             do {
                 try regions.add(region, owner: client, state: .unknown, since: nil)
@@ -111,6 +114,16 @@ extension Daemon {
             }
         }
         return ["added": parsed.map(\.id)]
+    }
+
+    /// Moves the client's regions to the group of its new rules; their states stay as stored.
+    private func choose(_ rules: ClientRegionRules, for client: ClientKey) throws(ProtocolError) {
+        do {
+            try regions.choose(rules, for: client, at: lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        } catch {
+            logger.error("regions did not move to their new rules", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
+            throw ProtocolError("internal", "the regions could not take the new rules: \(error)")
+        }
     }
 
     /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root

@@ -1,8 +1,8 @@
 import Geofencing
 
-/// How region states are decided, for every client alike: the contract's monitor options, as `geowake replay`
-/// takes them (hysteresis and debounce 0, accuracy gating on by default).
-public struct RegionRules: Sendable {
+/// How region states are decided: the contract's monitor options, as `geowake replay` takes them (hysteresis and
+/// debounce 0, accuracy gating on by default). `geowaked`'s flags give the defaults; a client may choose its own.
+public struct RegionRules: Hashable, Sendable {
     /// Metres an exit needs the fix outside the boundary.
     public var hysteresis: Double
     /// Seconds a change must hold before it is reported.
@@ -25,5 +25,10 @@ public struct RegionRules: Sendable {
             throw ProtocolError("internal", error.description)
         }
         return configuration
+    }
+
+    /// The rules as `list` shows them.
+    var options: [String: Any] {
+        ["hysteresis": hysteresis, "debounce": debounce, "accuracyGating": accuracyGating]
     }
 }

@@ -4,9 +4,9 @@ import Geofencing
 import RegionIndex
 import Regions
 
-/// Every client's regions in one `RegionMonitor` over one `RegionIndex`, each with its owner and last reported state,
-/// so a fix costs one index query however many clients there are, and the daemon reports what `geowake replay` does
-/// with the same configuration (hysteresis, debounce, accuracy gating, dwell per the contract).
+/// Every client's regions, grouped by the region rules they follow: one `RegionMonitor` over one `RegionIndex` per
+/// rule set in use (almost always one, `geowaked`'s defaults), so a fix costs one index query per rule set however
+/// many clients there are, and each client gets what `geowake replay` gives with its rules.
 struct SharedRegions {
     enum State: String {
         case inside, outside, unknown
@@ -19,112 +19,98 @@ struct SharedRegions {
         var since: Timestamp?
     }
 
-    private(set) var monitor: RegionMonitor<RegionIndex>
-    private(set) var entries: [RegionHandle: Entry] = [:]
-    private var handles: [ClientKey: [String: RegionHandle]] = [:]
-    /// Regions no accepted fix has decided yet: their state is stored once a fix decides it, event or not.
-    private var undecided: Set<RegionHandle> = []
+    typealias Change = RegionGroup.Change
 
-    init(configuration: RegionMonitorConfiguration = RegionMonitorConfiguration()) {
-        monitor = RegionMonitor(regions: RegionIndex(), configuration: configuration)
+    let defaults: RegionRules
+    private(set) var groups: [RegionRules: RegionGroup] = [:]
+    private var handles: [ClientKey: [String: RegionHandle]] = [:]
+    private var chosen: [ClientKey: ClientRegionRules] = [:]
+
+    init(defaults: RegionRules = RegionRules()) throws(ProtocolError) {
+        _ = try defaults.configuration()
+        self.defaults = defaults
     }
+
+    var isEmpty: Bool { handles.isEmpty }
+
+    var owners: Dictionary<ClientKey, [String: RegionHandle]>.Keys { handles.keys }
 
     func count(of owner: ClientKey) -> Int { handles[owner]?.count ?? 0 }
 
-    func handle(_ owner: ClientKey, _ regionID: String) -> RegionHandle? { handles[owner]?[regionID] }
-
     func regionIDs(of owner: ClientKey) -> [String] { (handles[owner] ?? [:]).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 
-    /// Adds a region with its stored state: inside is restored into the monitor without an event, so a restart
-    /// never repeats an `enter`.
+    func entry(_ owner: ClientKey, _ regionID: String) -> Entry? {
+        guard let handle = handles[owner]?[regionID] else { return nil }
+        return groups[rules(of: owner)]?.entries[handle]
+    }
+
+    /// The rules a client's regions follow: its own choice over the daemon's defaults.
+    func rules(of owner: ClientKey) -> RegionRules { chosen[owner]?.resolved(over: defaults) ?? defaults }
+
+    /// The earliest instant a debounced change or a dwell falls due in any group.
+    var nextDeadline: Timestamp? { groups.values.compactMap(\.monitor.nextDeadline).min() }
+
+    /// Sets a client's rules; its regions move to the group of the new rules keeping their states (a pending
+    /// debounced change is dropped: the new rules decide it afresh at the next fix). No event is produced.
+    mutating func choose(_ choice: ClientRegionRules, for owner: ClientKey, at now: Timestamp) throws {
+        let old = rules(of: owner)
+        chosen[owner] = choice == ClientRegionRules() ? nil : choice
+        let new = rules(of: owner)
+        // Groups are taken out of the dictionary while they change, so that no copy of an index is made.
+        guard new != old, let owned = handles[owner], !owned.isEmpty, var source = groups.removeValue(forKey: old) else { return }
+        let moving = source.take(Array(owned.values), at: now)
+        let lastFix = source.monitor.lastFix
+        if !source.isEmpty { groups[old] = source }
+        var target = try groups.removeValue(forKey: new) ?? RegionGroup(rules: new)
+        try target.put(moving, lastFix: lastFix)
+        handles[owner] = nil
+        for item in moving {
+            guard let handle = target.monitor.regions.handle(forID: item.region.id) else { continue }
+            handles[owner, default: [:]][item.entry.regionID] = handle
+        }
+        groups[new] = target
+    }
+
+    /// Adds a region with its stored state, to the group of its owner's rules.
     mutating func add(_ region: Region, owner: ClientKey, state: State, since: Timestamp?) throws {
         var shared = region
         shared.id = "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(region.id)"
-        let handle = try monitor.add(shared)
-        entries[handle] = Entry(owner: owner, regionID: region.id, state: state, since: since)
+        let rules = rules(of: owner)
+        if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
+        let handle = try groups[rules]!.add(shared, Entry(owner: owner, regionID: region.id, state: state, since: since))
         handles[owner, default: [:]][region.id] = handle
-        switch state {
-        case .unknown: undecided.insert(handle)
-        case .inside: monitor.restore(inside: [(handle, since: since ?? Timestamp(secondsSince1970: 0))])
-        case .outside: break
-        }
     }
 
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.
     mutating func remove(_ owner: ClientKey, _ regionID: String, at now: Timestamp) -> (Entry, RegionEvent?)? {
-        guard let handle = handles[owner]?.removeValue(forKey: regionID), let entry = entries.removeValue(forKey: handle) else {
+        let rules = rules(of: owner)
+        guard let handle = handles[owner]?.removeValue(forKey: regionID), var group = groups.removeValue(forKey: rules) else {
             return nil
         }
         if handles[owner]?.isEmpty == true { handles[owner] = nil }
-        var events: [RegionEvent] = []
-        monitor.remove(handle, at: now, events: &events)
-        undecided.remove(handle)
-        return (entry, events.first.map { local($0, entry) })
+        let removed = group.remove(handle, at: now)
+        if !group.isEmpty { groups[rules] = group }
+        return removed
     }
 
+    /// Removes every region of a client and forgets its rules, as `unregister` does.
     mutating func removeAll(of owner: ClientKey, at now: Timestamp) {
         for regionID in regionIDs(of: owner) { _ = remove(owner, regionID, at: now) }
+        chosen[owner] = nil
     }
 
-    /// A region whose stored state changed with one fix, with the event to deliver (nil when none is due, e.g. a
-    /// region first decided outside).
-    struct Change {
-        var entry: Entry
-        var event: RegionEvent?
-    }
-
-    /// One fix through the monitor: events in contract order, each with the owner's own region id.
+    /// One fix through every group: each client's events in contract order, with its own region ids.
     mutating func update(with fix: Fix, at now: Timestamp) -> [Change] {
-        var events: [RegionEvent] = []
-        monitor.update(with: fix, at: now, events: &events)
-        return changes(from: events, now: now)
-    }
-
-    /// Debounced changes and dwells that fell due by `now` without a fix (a live source's timer).
-    mutating func advance(to now: Timestamp) -> [Change] {
-        var events: [RegionEvent] = []
-        monitor.advance(to: now, events: &events)
-        return changes(from: events, now: now)
-    }
-
-    private mutating func changes(from events: [RegionEvent], now: Timestamp) -> [Change] {
         var changes: [Change] = []
-        var decided: Set<RegionHandle> = []
-        for event in events {
-            guard let handle = monitor.regions.handle(forID: event.regionID), var entry = entries[handle] else { continue }
-            switch event.kind {
-            case .enter where !event.crossed:
-                entry.state = .inside
-                entry.since = event.fix.time
-            case .exit where !event.crossed:
-                entry.state = .outside
-                entry.since = event.fix.time
-            default:
-                break
-            }
-            entries[handle] = entry
-            decided.insert(handle)
-            changes.append(Change(entry: entry, event: local(event, entry)))
-        }
-        for handle in undecided where !decided.contains(handle) {
-            guard var entry = entries[handle] else { continue }
-            switch monitor.state(of: handle) {
-            case .unknown: continue
-            case .outside: entry.state = .outside
-            case .inside: entry.state = .inside
-            }
-            entry.since = now
-            entries[handle] = entry
-            changes.append(Change(entry: entry, event: nil))
-        }
-        undecided = undecided.filter { entries[$0]?.state == .unknown }
+        for index in Array(groups.indices) { changes += groups.values[index].update(with: fix, at: now) }
         return changes
     }
 
-    private func local(_ event: RegionEvent, _ entry: Entry) -> RegionEvent {
-        var local = event
-        local.regionID = entry.regionID
-        return local
+    /// Debounced changes and dwells that fell due by `now` without a fix (a source's timer).
+    mutating func advance(to now: Timestamp) -> [Change] {
+        var changes: [Change] = []
+        for index in Array(groups.indices) { changes += groups.values[index].advance(to: now) }
+        return changes
     }
 
     /// Parses GeoJSON features (a FeatureCollection's bytes) into regions with the contract's rules.

@@ -32,10 +32,17 @@ struct TraceSource {
 
     /// Seconds until the next fix is due (0 when due now), nil when not running or ended.
     func delay(now: Double) -> Double? {
-        guard let startedAt, !ended else { return nil }
+        ended ? nil : delay(until: nextTime, now: now)
+    }
+
+    /// The trace time of the next fix; call only while not ended.
+    var nextTime: Timestamp { fixes[position + 1].time! }
+
+    /// Seconds until the replay reaches the trace instant `time` (0 when it has), nil when not running.
+    func delay(until time: Timestamp, now: Double) -> Double? {
+        guard let startedAt else { return nil }
         guard speed > 0 else { return 0 }
-        let next = fixes[position + 1].time!, first = fixes[startPosition].time!
-        return max(0, startedAt + (next - first) / speed - now)
+        return max(0, startedAt + (time - fixes[startPosition].time!) / speed - now)
     }
 
     mutating func next() -> Fix {

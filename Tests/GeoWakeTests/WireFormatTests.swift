@@ -34,6 +34,11 @@ import Testing
         #expect(feature["properties"]?["radius"] == 150)
     }
 
+    @Test func regionRulesAreSentAsMonitorFieldsWithNullForTheDaemonsOwnFlag() {
+        let fields = RegionRules(hysteresis: 20, accuracyGating: false).fields
+        #expect(fields == ["hysteresis": 20, "debounce": .null, "accuracyGating": false])
+    }
+
     @Test func theLaunchReasonIsReadFromTheEnvironmentAndAbsentWhenStartedByHand() {
         #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": "significant-change"]) == .significantChange)
         #expect(LaunchReason(environment: [:]) == nil)

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// The region rules one client chose in a `monitor` request; a field it left out follows `geowaked`'s flag, so
+/// a client that never chose any follows the daemon's defaults even when those change between runs.
+struct ClientRegionRules: Equatable {
+    static let maximumHysteresis = 100_000.0
+    static let maximumDebounce = 86_400.0
+    static let fields = ["hysteresis", "debounce", "accuracyGating"]
+
+    var hysteresis: Double?
+    var debounce: Double?
+    var accuracyGating: Bool?
+
+    /// The rules a `monitor` request gives, nil when it names none of the fields; a field given as null follows the
+    /// daemon's flag. A bad value names its field.
+    init?(request fields: [String: Any]) throws(ProtocolError) {
+        guard Self.fields.contains(where: { fields[$0] != nil }) else { return nil }
+        func given(_ field: String) -> Any? { fields[field] is NSNull ? nil : fields[field] }
+        hysteresis = try Self.number(given("hysteresis"), "hysteresis", "metres", maximum: Self.maximumHysteresis)
+        debounce = try Self.number(given("debounce"), "debounce", "seconds", maximum: Self.maximumDebounce)
+        if let value = given("accuracyGating") {
+            guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
+                throw .badRequest("\"accuracyGating\" must be true or false")
+            }
+            accuracyGating = flag.boolValue
+        }
+    }
+
+    /// The stored JSON (as `json` writes it); nil or unreadable text is no choice at all.
+    init(json: String?) {
+        guard let json, let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return }
+        hysteresis = jsonNumber(object["hysteresis"])
+        debounce = jsonNumber(object["debounce"])
+        accuracyGating = object["accuracyGating"] as? Bool
+    }
+
+    init() {}
+
+    var json: String {
+        var object: [String: Any] = [:]
+        if let hysteresis { object["hysteresis"] = hysteresis }
+        if let debounce { object["debounce"] = debounce }
+        if let accuracyGating { object["accuracyGating"] = accuracyGating }
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    func resolved(over defaults: RegionRules) -> RegionRules {
+        RegionRules(hysteresis: hysteresis ?? defaults.hysteresis, debounce: debounce ?? defaults.debounce,
+                    accuracyGating: accuracyGating ?? defaults.accuracyGating)
+    }
+
+    private static func number(_ value: Any?, _ field: String, _ unit: String, maximum: Double) throws(ProtocolError) -> Double? {
+        guard let value else { return nil }
+        guard let number = jsonNumber(value), number.isFinite, number >= 0, number <= maximum else {
+            throw .badRequest("\"\(field)\" must be a number of \(unit) from 0 to \(Int(maximum))")
+        }
+        return number
+    }
+}
+
+/// Stored in the client's row, so `unregister` forgets them with the client.
+extension ClientRegionRules {
+    static let migration = "v22-rules-client-region-rules"
+
+    static func registerMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(migration) { db in
+            try db.execute(sql: "ALTER TABLE client ADD COLUMN regionRules TEXT")
+        }
+    }
+
+    func store(_ db: Database, for client: ClientKey) throws {
+        try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
+                       arguments: [self == ClientRegionRules() ? nil : json, client.uid, client.clientID])
+    }
+
+    /// Every client's stored choice.
+    static func all(_ db: Database) throws -> [ClientKey: ClientRegionRules] {
+        let rows = try Row.fetchAll(db, sql: "SELECT uid, clientID, regionRules FROM client WHERE regionRules IS NOT NULL")
+        var all: [ClientKey: ClientRegionRules] = [:]
+        for row in rows {
+            all[ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])] = ClientRegionRules(json: row["regionRules"])
+        }
+        return all
+    }
+}

@@ -1,0 +1,26 @@
+import GeoWakeCore
+
+/// A trace keeps its own time: a debounced change or a dwell that falls due between two fixes fires when the replay
+/// reaches that instant (trace time scaled by `--speed`), stamped with it, before the next fix is fed, as a live
+/// source's timer fires it on the wall clock.
+extension Daemon {
+    /// The next region deadline strictly before the trace's next fix (one at the fix's own instant is the fix's to
+    /// decide). None before this run's first fix: a monitor fires nothing until it has a position.
+    private var traceRegionDeadline: Timestamp? {
+        guard let source, !source.ended, sourceState == "running", lastFix != nil,
+              let due = regions.nextDeadline, due < source.nextTime else { return nil }
+        return due
+    }
+
+    func traceRegionDelay() -> Double? {
+        traceRegionDeadline.flatMap { source?.delay(until: $0, now: Self.clock()) }
+    }
+
+    /// Fires, in order, every region deadline the replay has reached.
+    func advanceTraceRegions() {
+        while let due = traceRegionDeadline, let delay = source?.delay(until: due, now: Self.clock()), delay <= 0 {
+            advanceRegions(to: due)
+            guard regions.nextDeadline != due else { return }
+        }
+    }
+}
