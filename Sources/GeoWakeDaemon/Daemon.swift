@@ -63,10 +63,10 @@ public final class Daemon {
         for (client, rules) in try store.queue.read(ClientRegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
-        var byClient: [ClientKey: [(String, String, Int64?)]] = [:]
+        var byClient: [ClientKey: [(String, String, Int64?, Bool)]] = [:]
         for row in rows {
             let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            byClient[key, default: []].append((row["feature"], row["state"], row["since"]))
+            byClient[key, default: []].append((row["feature"], row["state"], row["since"], row["dwellSent"]))
         }
         for (key, features) in byClient {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + features.map(\.0).joined(separator: ",") + "]}"
@@ -74,7 +74,7 @@ public final class Daemon {
                                                    scratchDirectory: (paths.state as NSString).deletingLastPathComponent)
             for (region, stored) in zip(parsed, features) {
                 try regions.add(region, owner: key, state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
-                                since: stored.2.map { Timestamp(millisecondsSince1970: $0) })
+                                since: stored.2.map { Timestamp(millisecondsSince1970: $0) }, dwellSent: stored.3)
             }
         }
         try services.restore(from: store)

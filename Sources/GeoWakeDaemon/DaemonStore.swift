@@ -55,6 +55,10 @@ public final class DaemonStore {
         ServiceMemory.registerMigration(&migrator)
         AppTable.registerMigrations(&migrator)
         ClientRegionRules.registerMigration(&migrator)
+        // A region's dwell is sent once per stay, across restarts.
+        migrator.registerMigration("v23-dwell-sent") { db in
+            try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -78,8 +78,8 @@ extension Daemon {
 
     static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
         for change in changes {
-            try db.cachedStatement(sql: "UPDATE region SET state = ?, since = ? WHERE uid = ? AND clientID = ? AND regionID = ?").execute(
-                           arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970,
+            try db.cachedStatement(sql: "UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE uid = ? AND clientID = ? AND regionID = ?").execute(
+                           arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970, change.entry.dwellSent,
                                        change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
         }
     }

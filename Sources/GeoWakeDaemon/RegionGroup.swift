@@ -41,7 +41,7 @@ struct RegionGroup {
             undecided.insert(handle)
         case .inside:
             let since = entry.since ?? Timestamp(secondsSince1970: 0)
-            monitor.restore(inside: [(handle, since: since)])
+            monitor.restore(inside: [(handle, since: since)], dwellReported: entry.dwellSent)
             if quiet.contains(handle) { watched[handle] = since }
         case .outside:
             break
@@ -124,9 +124,13 @@ struct RegionGroup {
             case .enter where !event.crossed:
                 entry.state = .inside
                 entry.since = event.fix.time
+                entry.dwellSent = false
             case .exit where !event.crossed:
                 entry.state = .outside
                 entry.since = event.fix.time
+                entry.dwellSent = false
+            case .dwell:
+                entry.dwellSent = true
             default:
                 break
             }
@@ -149,6 +153,7 @@ struct RegionGroup {
             case .inside(let since):
                 guard entry.state != .inside else { continue }
                 entry.state = .inside
+                entry.dwellSent = false
                 entry.since = undecided.contains(handle) ? now : since
             }
             entries[handle] = entry

@@ -17,6 +17,8 @@ struct SharedRegions {
         var regionID: String
         var state: State
         var since: Timestamp?
+        /// The `dwell` of the current stay was sent: a restart must not send it again.
+        var dwellSent = false
     }
 
     typealias Change = RegionGroup.Change
@@ -72,12 +74,12 @@ struct SharedRegions {
     }
 
     /// Adds a region with its stored state, to the group of its owner's rules.
-    mutating func add(_ region: Region, owner: ClientKey, state: State, since: Timestamp?) throws {
+    mutating func add(_ region: Region, owner: ClientKey, state: State, since: Timestamp?, dwellSent: Bool = false) throws {
         var shared = region
         shared.id = "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(region.id)"
         let rules = rules(of: owner)
         if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
-        let handle = try groups[rules]!.add(shared, Entry(owner: owner, regionID: region.id, state: state, since: since))
+        let handle = try groups[rules]!.add(shared, Entry(owner: owner, regionID: region.id, state: state, since: since, dwellSent: dwellSent))
         handles[owner, default: [:]][region.id] = handle
     }
 

@@ -97,11 +97,12 @@ extension RegionMonitor where Regions == RegionIndex {
     /// Marks regions as reported inside since the given instants, without events: the cheap restore for a
     /// caller that persisted `state(of:)` per event. Other regions keep their state; handles not in the index
     /// are ignored. A restored region has no pending change, and its dwell (if any) falls due `dwell` seconds
-    /// after `since` unless that is not after the last fix (then it is taken as already reported).
-    public mutating func restore(inside: [(RegionHandle, since: Timestamp)]) {
+    /// after `since` unless `dwellReported` says it was sent already, or it is not after the last fix (then it
+    /// is taken as already reported).
+    public mutating func restore(inside: [(RegionHandle, since: Timestamp)], dwellReported: Bool = false) {
         for (handle, since) in inside {
             guard regions.store.owns(handle), regions.store.kind(handle) != .removed else { continue }
-            var dwellDue = regions.attributes(of: handle).dwell.map { since + $0 }
+            var dwellDue = dwellReported ? nil : regions.attributes(of: handle).dwell.map { since + $0 }
             if let due = dwellDue, let last = state.lastFix?.time, due <= last { dwellDue = nil }
             state.setTrack(RegionTrack(handle: handle, insideSince: since, dwellDue: dwellDue))
         }
