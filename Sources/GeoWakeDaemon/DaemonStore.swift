@@ -54,6 +54,7 @@ public final class DaemonStore {
         Daemon.registerPendingLimitMigration(&migrator)
         ServiceMemory.registerMigration(&migrator)
         AppTable.registerMigrations(&migrator)
+        Daemon.registerBeaconMigrations(&migrator)
         return migrator
     }
 
