@@ -114,14 +114,15 @@ extension Daemon {
         return beacons.subscriptions.clients.sorted().map { ($0, nil, line) }
     }
 
-    /// One transaction: region states that changed, their events (launch reason `beacon`), status events and a
-    /// trace's position; then the queued events go out, and range reports to whoever is connected.
+    /// Range reports go to whoever is connected; then one transaction: region states that changed, their events
+    /// (launch reason `beacon`), status events after them (a trace's `ended` comes last) and a trace's position.
     private func commitBeacons(_ outcome: BeaconSubscriptions.Outcome, status: [(ClientKey, LaunchReason?, String)], position: Int?) {
-        let events = status + outcome.regionEvents.map { owner, event in
+        sendRanges(outcome.ranges)
+        let events = outcome.regionEvents.map { owner, event in
             var writer = JSONLineWriter(reservingCapacity: 192)
             writer.beaconRegionEventLine(event)
             return (owner, LaunchReason.beacon, ClientServices.object(&writer))
-        }
+        } + status
         if !outcome.changed.isEmpty || !events.isEmpty || position != nil {
             let now = beacons.lastSighting?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
             var queued: [QueuedEvent] = []
@@ -141,7 +142,6 @@ extension Daemon {
             }
             notify(events, queued: queued)
         }
-        sendRanges(outcome.ranges)
     }
 
     /// Range reports are a live stream: sent to a connected client whose buffer has room, never stored.
