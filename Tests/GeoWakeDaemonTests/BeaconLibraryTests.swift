@@ -1,0 +1,39 @@
+import Foundation
+import GeoWake
+import GeoWakeCore
+import Testing
+
+/// The GeoWake library's beacon API against the real daemon replaying the recorded beacon trace.
+@Suite(.serialized) struct BeaconLibraryTests {
+    @Test func aBeaconRegionsEnterAndExitAndRangingReportsReachTheLibrary() async throws {
+        let daemon = DaemonProcess()
+        // 20 times real time: the entrance beacon's enter comes at once, its exit some 8 s later.
+        try daemon.start(source: nil, options: ["--beacon-source", "trace:" + BeaconFixtures.trace, "--speed", "20"])
+        let manager = try await LocationManager(clientID: "org.example.beacon-library", socketPath: daemon.socket)
+        defer { manager.stop() }
+        let identity = BeaconIdentity(uuid: BeaconFixtures.shopUUID.uppercased(), major: 1)
+        try await manager.monitor(beacon: identity, id: "entrance")
+        try await manager.startRangingBeacons(satisfying: identity)
+        var seen: [(String, RegionRef)] = []
+        for try await event in manager.events {
+            switch event.kind {
+            case .enter(let region): seen.append(("enter", region))
+            case .exit(let region): seen.append(("exit", region))
+            case .status(let status) where status.state == "ended": break
+            default: continue
+            }
+            if seen.count == 2 || seen.isEmpty { break }
+        }
+        #expect(seen.map(\.0) == ["enter", "exit"])
+        #expect(seen.allSatisfy { $0.1.id == "entrance" && $0.1.beacon == BeaconIdentity(uuid: identity.uuid, major: 1, minor: 0) })
+        #expect(try await manager.state(of: "entrance") == .outside)
+        var ranges: [RangedBeacon] = []
+        for await range in manager.rangedBeacons {
+            ranges.append(range)
+            if ranges.count == 5 { break }
+        }
+        #expect(ranges.count == 5)
+        #expect(ranges.allSatisfy { $0.identity.uuid == identity.uuid && $0.identity.major == 1 && $0.distance != nil })
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
+}
