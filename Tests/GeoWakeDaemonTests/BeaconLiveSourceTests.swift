@@ -47,6 +47,21 @@ import TestSupport
         #expect(daemon.isRunning)
         let status = try #require(try raw.request("status")["result"] as? [String: Any])
         #expect((status["beaconSource"] as? [String: Any])?["state"] as? String == "unavailable")
+
+        let lines = try Wake.cli(daemon, ["status"])
+        let beaconSource = lines.first { $0["type"] as? String == "beaconSource" }
+        #expect(beaconSource?["description"] as? String == "hci7")
+        #expect(beaconSource?["state"] as? String == "unavailable")
+        #expect((beaconSource?["message"] as? String)?.isEmpty == false)
+        let client = lines.first { $0["client"] as? String == "org.example.adapter" }
+        #expect(client?["subscriptions"] as? [String] == ["ranging"])
+        let region: [String: Any] = ["type": "Feature", "id": "till", "geometry": NSNull(),
+                                     "properties": ["kind": "beacon", "uuid": BeaconFixtures.shopUUID, "major": 7, "minor": 42]]
+        #expect(try raw.request("monitor", ["features": [region]])["ok"] as? Bool == true)
+        let subscriptions = try Wake.cli(daemon, ["subscriptions", "org.example.adapter"])
+        #expect(subscriptions.map { $0["kind"] as? String ?? "" } == ["regions", "ranging", "region"])
+        #expect((subscriptions.last?["beacon"] as? [String: Any])?["minor"] as? Int == 42)
+        #expect(subscriptions.last?["state"] as? String == "outside")
     }
 
     @Test func aBeaconSourceThatIsNotOneIsOneErrorLine() throws {
