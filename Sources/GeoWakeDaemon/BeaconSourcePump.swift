@@ -34,8 +34,8 @@ extension Daemon {
         updateBeaconDemand(source)
         var outcome = BeaconSubscriptions.Outcome()
         var health: (state: String, message: String)?
+        var count = 0
         if source.isTrace {
-            var count = 0
             while count < Self.beaconBatch, let delay = source.delay(now: Self.clock()), delay <= 0 {
                 let sighting = source.next()
                 beacons.subscriptions.update(with: sighting, outcome: &outcome)
@@ -69,7 +69,7 @@ extension Daemon {
         }
         var status: [(ClientKey, LaunchReason?, String)] = []
         if let health { status = beaconHealthEvents(health.state, health.message) }
-        commitBeacons(outcome, status: status, position: source.isTrace ? source.position : nil)
+        commitBeacons(outcome, status: status, position: count > 0 ? source.position : nil)
     }
 
     /// Seconds until the beacon side needs the loop: a trace's next sighting, or a live source's next exit or report.
