@@ -10,7 +10,7 @@ import TestSupport
         let region = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":\"shop\",\"geometry\":null,"
             + "\"properties\":{\"kind\":\"beacon\",\"uuid\":\"\(BeaconFixtures.shopUUID)\"}}]}"
         FileManager.default.createFile(atPath: regions, contents: Data(region.utf8))
-        let expected = try BeaconFixtures.replay(["--service", "ranging", "--beacons", BeaconFixtures.trace, "--regions", regions])
+        let expected = try geowakeReplay(["--service", "ranging", "--beacons", BeaconFixtures.trace, "--regions", regions])
         #expect(expected.count > 100)
 
         let daemon = DaemonProcess()

@@ -14,25 +14,9 @@ enum BeaconFixtures {
         return try #require(object?["features"] as? [Any])
     }
 
-    /// `geowake replay ARGUMENTS` as canonical event lines.
-    static func replay(_ arguments: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: builtExecutable("geowake"))
-        process.arguments = ["replay"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return canonical(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        })
-    }
-
     /// Beacon-region monitoring of the fixture as `geowake replay --beacons` reports it.
     static func replayedRegionEvents() throws -> [String] {
-        try replay(["--beacons", trace, "--regions", regionFile])
+        try geowakeReplay(["--beacons", trace, "--regions", regionFile])
     }
 }
 
@@ -40,7 +24,7 @@ extension RawClient {
     /// Reads messages until `done` says enough or `seconds` passed; returns the events' inner objects with their
     /// `seq` (acknowledging each) and the `ranging` messages' objects.
     func readMessages(within seconds: Double = 20, acknowledging: Bool = true,
-              until done: (_ events: [[String: Any]], _ ranges: [[String: Any]]) -> Bool = { _, _ in false })
+                      until done: (_ events: [[String: Any]], _ ranges: [[String: Any]]) -> Bool = { _, _ in false })
         -> (events: [[String: Any]], ranges: [[String: Any]]) {
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -30,21 +30,7 @@ import TestSupport
 
     /// What `geowake replay` prints for the trace with its defaults: region events, standard, significant changes.
     static func replayed() throws -> (regions: [String], standard: [String], significant: [String]) {
-        func run(_ arguments: [String]) throws -> [String] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: builtExecutable("geowake"))
-            process.arguments = ["replay", trace] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let objects = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-            return canonical(objects)
-        }
+        func run(_ arguments: [String]) throws -> [String] { try geowakeReplay([trace] + arguments) }
         return (try run(["--regions", regionFile]), try run(["--service", "standard"]),
                 try run(["--service", "significant"]))
     }
