@@ -58,13 +58,13 @@ final class BeaconSource {
 
     var traceEnded: Bool { isTrace && position + 1 >= trace.count }
 
-    /// Starts the trace's clock or the live thread. `fixOrigin` is a fix trace's clock, shared when one runs.
-    func start(now: Double, fixOrigin: (time: Timestamp, clock: Double)?) {
+    /// Starts the trace's own clock or the live thread.
+    func start(now: Double) {
         wanted.value = true
         switch kind {
         case .trace:
             guard origin == nil, !traceEnded else { return }
-            origin = fixOrigin ?? (trace[position + 1].time, now)
+            origin = (trace[position + 1].time, now)
         case .adapter(let adapter):
             if thread == nil { thread = spawn { [inbox, wanted] in Self.scan(adapter, inbox, wanted) } }
         case .lines(let path):
@@ -79,10 +79,12 @@ final class BeaconSource {
         origin = nil
     }
 
-    /// Seconds until the trace's next sighting is due, nil for a live source or a paused or ended trace.
-    func delay(now: Double) -> Double? {
-        guard let origin, !traceEnded else { return nil }
+    /// Seconds until the trace's next sighting is due, nil for a live source or a paused or ended trace. While a
+    /// fix trace runs, its clock (`fixOrigin`) is the one both replay on.
+    func delay(now: Double, fixOrigin: (time: Timestamp, clock: Double)?) -> Double? {
+        guard let ownOrigin = origin, !traceEnded else { return nil }
         guard speed > 0 else { return 0 }
+        let origin = fixOrigin ?? ownOrigin
         return max(0, origin.clock + (trace[position + 1].time - origin.time) / speed - now)
     }
 

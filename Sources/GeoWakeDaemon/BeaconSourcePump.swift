@@ -31,12 +31,13 @@ extension Daemon {
 
     func pumpBeacons() {
         guard let source = beacons.source else { return }
+        updateDemand()   // a fix trace wanted from this turn on starts now, so both traces start on its clock
         updateBeaconDemand(source)
         var outcome = BeaconSubscriptions.Outcome()
         var health: (state: String, message: String)?
         var count = 0
         if source.isTrace {
-            while count < Self.beaconBatch, let delay = source.delay(now: Self.clock()), delay <= 0 {
+            while count < Self.beaconBatch, let delay = source.delay(now: Self.clock(), fixOrigin: self.source?.origin), delay <= 0 {
                 let sighting = source.next()
                 beacons.subscriptions.update(with: sighting, outcome: &outcome)
                 beacons.lastSighting = sighting
@@ -75,7 +76,7 @@ extension Daemon {
     /// Seconds until the beacon side needs the loop: a trace's next sighting, or a live source's next exit or report.
     func beaconDelay() -> Double? {
         guard let source = beacons.source, beacons.state != "idle" else { return nil }
-        if source.isTrace { return source.delay(now: Self.clock()) }
+        if source.isTrace { return source.delay(now: Self.clock(), fixOrigin: self.source?.origin) }
         return beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - Date().timeIntervalSince1970) }
     }
 
@@ -83,7 +84,7 @@ extension Daemon {
     private func updateBeaconDemand(_ source: BeaconSource) {
         let needed = !beacons.subscriptions.isEmpty
         if needed && beacons.state == "idle" {
-            source.start(now: Self.clock(), fixOrigin: self.source?.origin)
+            source.start(now: Self.clock())
             beacons.state = source.traceEnded ? "ended" : beacons.announced ?? "running"
         } else if !needed && beacons.state != "idle" {
             source.stop()
