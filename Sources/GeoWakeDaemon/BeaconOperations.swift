@@ -123,10 +123,15 @@ extension Daemon {
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
         }
-        try storeWrite { db in
-            for entry in beaconRegions {
-                try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
+        do {
+            try storeWrite { db in
+                for entry in beaconRegions {
+                    try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
+                }
             }
+        } catch {
+            for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
+            throw error
         }
         for entry in beaconRegions { added.insert(entry.region.id, at: min(entry.index, added.count)) }
         return ["added": added]
