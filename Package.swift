@@ -69,7 +69,7 @@ let package = Package(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "CPeerFiles", "ProcessLifecycle",
+                "CPeerFiles", "ProcessLifecycle", "Beacons",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,7 +81,8 @@ let package = Package(
             dependencies: ["GeoWakeDaemon", "ProcessLifecycle", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
-                    dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber"]),
+                    dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
+                                   "GeoWake"]),
         // The subscriber library, its example and the subscriber the integration tests run.
         .target(name: "GeoWake", dependencies: ["GeoWakeCore"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),

@@ -57,7 +57,7 @@ public enum BeaconRegionFile {
     }
 
     /// nil for a geographic feature.
-    static func beaconRegion(_ feature: Any) throws(Failure) -> BeaconRegion? {
+    public static func beaconRegion(_ feature: Any) throws(Failure) -> BeaconRegion? {
         guard let feature = feature as? [String: Any] else { throw Failure(description: "a feature must be an object") }
         let properties = feature["properties"] as? [String: Any] ?? [:]
         guard properties["kind"] as? String == "beacon" else { return nil }

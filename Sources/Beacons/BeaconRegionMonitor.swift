@@ -118,6 +118,23 @@ public struct BeaconRegionMonitor: LocationService {
         Timestamp(millisecondsSince1970: state.lastSeen.millisecondsSince1970 + exitTimeoutMilliseconds)
     }
 
+    /// A region that is inside: its last matching sighting's time and beacon; nil when outside. What a store keeps
+    /// so that a restarted monitor neither repeats the `enter` nor exits before its time.
+    public func lastSighting(of regionID: String) -> (time: Timestamp, beacon: Beacon)? {
+        guard let i = regions.firstIndex(where: { $0.id == regionID }), states[i].inside,
+              let beacon = states[i].lastBeacon else { return nil }
+        return (states[i].lastSeen, beacon)
+    }
+
+    /// Puts a region back inside, as `lastSighting(of:)` described it, without an event.
+    public mutating func restore(inside regionID: String, lastSeen: Timestamp, beacon: Beacon) {
+        guard let i = regions.firstIndex(where: { $0.id == regionID }), !states[i].inside else { return }
+        states[i] = State(inside: true, lastSeen: lastSeen, lastBeacon: beacon)
+        insideRegions.append(i)
+        let due = exitDue(states[i])
+        if earliestExit == nil || due < earliestExit! { earliestExit = due }
+    }
+
     /// Fires every pending exit, as `--flush` does at the end of a trace.
     public mutating func flush(events: inout [BeaconRegionEvent]) {
         guard let last = insideRegions.map({ states[$0].lastSeen }).max() else { return }

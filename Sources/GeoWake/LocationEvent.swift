@@ -27,6 +27,8 @@ public struct RegionRef: Hashable, Sendable {
     public var crossed: Bool
     /// Why an exit happened other than by crossing the boundary, e.g. `regionRemoved`.
     public var reason: String?
+    /// For a beacon region: the beacon that entered it, or for an exit the last one seen.
+    public var beacon: BeaconIdentity?
 }
 
 /// Source health as the daemon reports it: `running`, `noFix`, `unavailable`, `poorAccuracy`, `ended`, `eventsDropped`.
@@ -45,7 +47,8 @@ extension LocationEvent {
         raw = event
         fix = Self.fix(event)
         let region = event["region"]?.string.map {
-            RegionRef(id: $0, crossed: event["crossed"]?.bool ?? false, reason: event["reason"]?.string)
+            RegionRef(id: $0, crossed: event["crossed"]?.bool ?? false, reason: event["reason"]?.string,
+                      beacon: event["beacon"].flatMap(BeaconIdentity.init(json:)))
         }
         switch name {
         case "enter": guard let region else { return nil }; kind = .enter(region)

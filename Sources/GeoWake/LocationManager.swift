@@ -16,6 +16,8 @@ public final class LocationManager: Sendable {
     let state = Mutex(State())
     private let stream: AsyncStream<LocationEvent>
     private let sink: AsyncStream<LocationEvent>.Continuation
+    /// Ranging reports: a live stream beside `events`, neither stored nor acknowledged (see `BeaconRanging.swift`).
+    let ranging = AsyncStream.makeStream(of: RangedBeacon.self, bufferingPolicy: .bufferingNewest(1024))
     /// Server messages that are neither replies nor events, for what the protocol grows (app state, budgets).
     private let otherMessages: @Sendable (JSONValue) -> Void
 
@@ -146,6 +148,7 @@ public final class LocationManager: Sendable {
         }
         connection?.close()
         sink.finish()
+        ranging.continuation.finish()
     }
 
     func bodyReturned() {
@@ -168,9 +171,11 @@ public final class LocationManager: Sendable {
     private func connect() async throws -> DaemonConnection {
         let connection = try await DaemonConnection(
             path: socketPath,
-            onMessage: { [weak self, sink, otherMessages] message in
+            onMessage: { [weak self, sink, ranging, otherMessages] message in
                 if let event = LocationEvent(message: message) {
                     sink.yield(event)
+                } else if let range = RangedBeacon(message: message) {
+                    ranging.continuation.yield(range)
                 } else if message["type"]?.string == "expiring" {
                     self?.backgroundTimeExpiring()
                 } else {

@@ -18,6 +18,7 @@ extension Region {
                 .array(polygon.map { ring in .array(ring.map(position)) })
             })]
         case .beacon(let beacon):
+            properties["kind"] = "beacon"
             properties["uuid"] = .string(beacon.uuid)
             if let major = beacon.major { properties["major"] = .number(Double(major)) }
             if let minor = beacon.minor { properties["minor"] = .number(Double(minor)) }

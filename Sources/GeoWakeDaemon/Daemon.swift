@@ -27,12 +27,16 @@ public final class Daemon {
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
+    var beacons: DaemonBeacons
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
-                limits: DaemonLimits = .init(), regionRules: RegionRules = .init()) throws {
+                limits: DaemonLimits = .init(), regionRules: RegionRules = .init(),
+                beaconSource: String? = nil, beaconExitTimeout: Double = 30) throws {
         self.paths = paths
+        beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed) },
+                                exitTimeout: beaconExitTimeout)
         self.live = try live.map { argument throws(ProtocolError) in
             guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
                 throw ProtocolError("internal", "--source must be gpsd://HOST:PORT, an absolute device path or trace:FILE, not \(argument)")
@@ -55,7 +59,9 @@ public final class Daemon {
             source = try TraceSource(path: trace, speed: speed, position: 0)
             source!.position = try store.sourcePosition(source!.description)
         }
+        if let key = beacons.positionKey { beacons.source!.position = try store.sourcePosition(key) }
         try restore()
+        try restoreBeacons()
     }
 
     private func restore() throws {
@@ -96,10 +102,11 @@ public final class Daemon {
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             }
             if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+            if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let now = Self.clock()
             let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
-                         activation.secondsUntilDeadline()].compactMap { $0 }.min()
+                         activation.secondsUntilDeadline(), beaconDelay()].compactMap { $0 }.min()
             let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -114,6 +121,7 @@ public final class Daemon {
             advanceTraceRegions()
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
             pumpLiveSource()
+            pumpBeacons()
             for connection in connections.values { deliver(connection) }
             activation.turn()
             do {

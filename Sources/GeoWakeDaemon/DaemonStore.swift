@@ -59,6 +59,7 @@ public final class DaemonStore {
         migrator.registerMigration("v23-dwell-sent") { db in
             try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")
         }
+        Daemon.registerBeaconMigrations(&migrator)
         return migrator
     }
 

@@ -18,12 +18,12 @@ final class LiveSource: Sendable {
     }
 
     let description: String
-    private let inbox: Inbox
+    private let inbox: Inbox<Item>
     private let fixes: FixStream
     private let consumer = Mutex<Task<Void, Never>?>(nil)
 
     init(_ kind: Kind) throws(ProtocolError) {
-        let inbox = Inbox()
+        let inbox = Inbox<Item>()
         self.inbox = inbox
         let report: SourceStateHandler = { inbox.push(.state($0)) }
         switch kind {
@@ -79,10 +79,10 @@ final class LiveSource: Sendable {
 }
 
 /// The queue between a source's threads and the loop, with its wake-up pipe.
-private final class Inbox: Sendable {
+final class Inbox<Item: Sendable>: Sendable {
     let readEnd: Int32
     private let writeEnd: Int32
-    private let items = Mutex<[LiveSource.Item]>([])
+    private let items = Mutex<[Item]>([])
 
     init() {
         var ends: [Int32] = [-1, -1]
@@ -98,7 +98,7 @@ private final class Inbox: Sendable {
         Glibc.close(writeEnd)
     }
 
-    func push(_ item: LiveSource.Item) {
+    func push(_ item: Item) {
         let wasEmpty = items.withLock { items in
             items.append(item)
             return items.count == 1
@@ -107,7 +107,7 @@ private final class Inbox: Sendable {
         if wasEmpty { _ = write(writeEnd, &byte, 1) }
     }
 
-    func take() -> [LiveSource.Item] {
+    func take() -> [Item] {
         var drain = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &drain, drain.count) > 0 {}
         return items.withLock { items in

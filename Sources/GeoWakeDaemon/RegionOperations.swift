@@ -128,7 +128,7 @@ extension Daemon {
 
     /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
     /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
-    private func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> [Any] {
+    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> [Any] {
         let fd: Int32
         if connection.uid == getuid() {
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)

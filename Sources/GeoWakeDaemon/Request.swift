@@ -30,7 +30,8 @@ extension Daemon {
     typealias Operation = (Daemon, Request) throws -> [String: Any]
 
     /// Every op by name; new ops (e.g. the launcher's background tasks) add an entry from their own file.
-    nonisolated(unsafe) static var operations: [String: Operation] = sessionOperations
+    nonisolated(unsafe) static var operations: [String: Operation] = beaconOperations   // first: it wraps the region ops
+        .merging(sessionOperations) { a, _ in a }
         .merging(serviceOperations) { a, _ in a }
         .merging(regionOperations) { a, _ in a }
         .merging(overviewOperations) { a, _ in a }

@@ -30,6 +30,12 @@ struct TraceSource {
 
     mutating func pause() { startedAt = nil }
 
+    /// While running: this fix time is due at this monotonic time (a beacon trace replays on the same clock).
+    var origin: (time: Timestamp, clock: Double)? {
+        guard let startedAt, startPosition < fixes.count else { return nil }
+        return (fixes[startPosition].time!, startedAt)
+    }
+
     /// Seconds until the next fix is due (0 when due now), nil when not running or ended.
     func delay(now: Double) -> Double? {
         ended ? nil : delay(until: nextTime, now: now)

@@ -5,7 +5,7 @@ import GeoWake
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show geowaked's source, its health and last fix, and each of your clients (connection, subscriptions, pending events)."
+        abstract: "Show geowaked's source (and beacon source), its health and last fix, and each of your clients (connection, subscriptions, pending events)."
     )
 
     @OptionGroup var daemon: DaemonOptions
@@ -14,12 +14,17 @@ struct StatusCommand: ParsableCommand {
         let result = try daemon.call("status")
         var source = result["source"]?.object ?? [:]
         source["type"] = "source"
+        var sources: [JSONValue] = [.object(source)]
+        if var beacons = result["beaconSource"]?.object {
+            beacons["type"] = "beaconSource"
+            sources.append(.object(beacons))
+        }
         let clients = (result["clients"]?.array ?? []).map { client -> JSONValue in
             var fields = client.object ?? [:]
             fields["type"] = "client"
             return .object(fields)
         }
-        printLines([.object(source)] + clients)
+        printLines(sources + clients)
     }
 }
 

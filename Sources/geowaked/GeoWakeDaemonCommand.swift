@@ -9,6 +9,9 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
 
     @Option(help: "gpsd://HOST:PORT[/DEVICE], a serial device path, or trace:FILE.") var source: String?
     @Option(help: "Baud rate of a serial device.") var baud: Int = 4800
+    @Option(help: "Beacon sightings: trace:FILE (JSON lines or btsnoop, at --speed), hciN (live, raw HCI socket), or lines:PATH (beacon JSON lines from a FIFO, - for standard input).")
+    var beaconSource: String?
+    @Option(help: "Beacon regions: seconds after the last matching sighting before a region exits.") var beaconExitTimeout: Double = 30
     @Option(help: "Seconds without a fix before subscribers get a noFix status event.") var noFixAfter: Double = 30
     @Option(help: "Horizontal accuracy in metres beyond which a fix decides no region state (poorAccuracy).") var poorAccuracy: Double = 200
     @Option(help: "Unacknowledged events per client before new ones are dropped and counted.") var maxPending: Int = 100_000
@@ -47,6 +50,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be a number >= 0") }
         guard noFixAfter > 0, noFixAfter.isFinite else { throw ValidationError("--no-fix-after must be a number > 0") }
         guard poorAccuracy > 0, poorAccuracy.isFinite else { throw ValidationError("--poor-accuracy must be a number > 0") }
+        guard beaconExitTimeout > 0, beaconExitTimeout.isFinite else { throw ValidationError("--beacon-exit-timeout must be a number of seconds > 0") }
         guard maxPending >= 2 else { throw ValidationError("--max-pending must be at least 2") }
         do {
             let logger = Logger(label: "geowaked")
@@ -55,7 +59,8 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
                                     live: live, baudRate: baud,
                                     health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
                                     limits: DaemonLimits(maximumPendingEvents: maxPending),
-                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating))
+                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
+                                    beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
             try await daemon.serve()
             Foundation.exit(0)
         } catch let error as ProtocolError {

@@ -27,11 +27,11 @@ final class DaemonProcess {
         try start(source: "trace:" + (trace.hasPrefix("/") ? trace : Self.root + "/" + trace), options: ["--speed", "\(speed)"] + options)
     }
 
-    /// Starts geowaked on `source` (gpsd://…, a device, trace:…); its log goes to `log` in the directory.
-    func start(source: String, options: [String]) throws {
+    /// Starts geowaked on `source` (gpsd://…, a device, trace:…; nil for none); its log goes to `log` in the directory.
+    func start(source: String?, options: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--source", source, "--socket", socket, "--state", directory + "/geowake.sqlite"] + options
+        process.arguments = (source.map { ["--source", $0] } ?? []) + ["--socket", socket, "--state", directory + "/geowake.sqlite"] + options
         FileManager.default.createFile(atPath: log, contents: nil)
         let logFile = FileHandle(forWritingAtPath: log)
         logFile?.seekToEndOfFile()

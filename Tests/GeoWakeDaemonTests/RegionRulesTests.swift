@@ -103,4 +103,16 @@ import Testing
         let defaults = try #require(try Self.regionOptions(client))
         #expect(defaults["debounce"] as? Double == 0 && defaults["accuracyGating"] as? Bool == true, "null follows the flag")
     }
+
+    @Test func rulesSentWithBeaconAndGeographicFeaturesInOneMonitorApply() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(trace: Self.line.write(to: daemon.directory), speed: 1)
+        let client = try RawClient.registered(daemon, as: "org.example.rules")
+        let beacon: [String: Any] = ["type": "Feature", "id": "till", "geometry": NSNull(),
+                                     "properties": ["kind": "beacon", "uuid": BeaconFixtures.shopUUID]]
+        let reply = try client.request("monitor", ["features": [beacon, StraightLineTrace.circle("circle")], "hysteresis": 150])
+        #expect(reply["ok"] as? Bool == true)
+        #expect((reply["result"] as? [String: Any])?["added"] as? [String] == ["till", "circle"])
+        #expect(try Self.regionOptions(client)?["hysteresis"] as? Double == 150)
+    }
 }

@@ -1,0 +1,72 @@
+import GeoWakeCore
+
+/// What ranging asks for, as Core Location's `CLBeaconIdentityConstraint`: a UUID, optionally a major and a minor.
+public typealias BeaconIdentityConstraint = BeaconIdentity
+
+/// One beacon's ranging report for one second, as Core Location's `CLBeacon`.
+public struct RangedBeacon: Hashable, Sendable {
+    public enum Proximity: String, Hashable, Sendable {
+        case immediate, near, far, unknown
+    }
+
+    /// The end of the second the report covers.
+    public var time: Timestamp
+    public var identity: BeaconIdentity
+    /// Smoothed RSSI, dBm.
+    public var rssi: Double
+    /// Metres; nil when the beacon sends no usable calibration.
+    public var distance: Double?
+    public var proximity: Proximity
+}
+
+extension LocationManager {
+    /// Monitors a beacon region: entered at the first matching sighting, exited after the daemon's beacon exit
+    /// timeout without one. Its `enter` and `exit` arrive in `events` (with `RegionRef.beacon`), and wake or launch
+    /// this client with launch reason `.beacon`, like any region event.
+    public func monitor(beacon identity: BeaconIdentity, id: String) async throws {
+        try await monitor(Region(id: id, shape: .beacon(identity)))
+    }
+
+    /// Starts ranging the beacons that satisfy `constraint`: once a second, one report per beacon heard, in
+    /// `rangedBeacons`. Ranging is a live stream, as in Core Location: reports reach this process only while it is
+    /// connected, are never stored or resent, and never launch or wake it.
+    public func startRangingBeacons(satisfying constraint: BeaconIdentityConstraint) async throws {
+        _ = try await request("startRangingBeacons", Self.fields(constraint))
+    }
+
+    public func stopRangingBeacons(satisfying constraint: BeaconIdentityConstraint) async throws {
+        _ = try await request("stopRangingBeacons", Self.fields(constraint))
+    }
+
+    /// Ranging reports of every constraint this client ranges, as they arrive; one consumer. When it falls more
+    /// than 1,024 reports behind, the oldest are dropped.
+    public var rangedBeacons: AsyncStream<RangedBeacon> { ranging.stream }
+
+    private static func fields(_ constraint: BeaconIdentityConstraint) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["uuid": .string(constraint.uuid)]
+        if let major = constraint.major { fields["major"] = .number(Double(major)) }
+        if let minor = constraint.minor { fields["minor"] = .number(Double(minor)) }
+        return fields
+    }
+}
+
+extension RangedBeacon {
+    /// Reads `{"type":"ranging","event":{"event":"range",…}}`; nil for anything else.
+    init?(message: JSONValue) {
+        guard message["type"]?.string == "ranging", let event = message["event"],
+              let time = event["time"]?.string.flatMap(Timestamp.init(iso8601:)),
+              let identity = BeaconIdentity(json: event), identity.major != nil, identity.minor != nil,
+              let rssi = event["rssi"]?.double else { return nil }
+        self.init(time: time, identity: identity, rssi: rssi, distance: event["distance"]?.double,
+                  proximity: event["proximity"]?.string.flatMap(Proximity.init(rawValue:)) ?? .unknown)
+    }
+}
+
+extension BeaconIdentity {
+    /// `{"uuid":…,"major":…,"minor":…}` as the daemon sends it; the UUID in Core's canonical upper case.
+    init?(json: JSONValue) {
+        guard let uuid = json["uuid"]?.string else { return nil }
+        self.init(uuid: uuid.uppercased(), major: json["major"]?.int.flatMap(UInt16.init(exactly:)),
+                  minor: json["minor"]?.int.flatMap(UInt16.init(exactly:)))
+    }
+}

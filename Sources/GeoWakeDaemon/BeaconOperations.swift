@@ -1,0 +1,236 @@
+import Beacons
+import Foundation
+import GeoWakeCore
+import JSONLines
+
+/// Beacon regions in monitor, stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
+/// startRangingBeacons and stopRangingBeacons. Each region op splits its beacon regions from its geographic ones
+/// and hands the latter to the geographic op unchanged, so geographic regions work exactly as before.
+extension Daemon {
+    nonisolated(unsafe) static let beaconOperations: [String: Operation] = [
+        "monitor": { daemon, request in try daemon.monitorBeacons(request) },
+        "stopMonitoring": { daemon, request in try daemon.stopMonitoringBeacons(request) },
+        "regionState": { daemon, request in
+            let client = try request.client()
+            if let monitored = daemon.beacons.subscriptions.region(client, try request.string("region")) {
+                return daemon.describe(monitored)
+            }
+            return try regionOperations["regionState"]!(daemon, request)
+        },
+        "startRangingBeacons": { daemon, request in
+            let client = try request.client()
+            let constraint = try constraint(request)
+            try daemon.storeWrite { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO beaconRanging (uid, clientID, constraintKey, uuid, major, minor) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [client.uid, client.clientID, constraint.key, constraint.uuid.description,
+                                           constraint.major.map { Int($0) }, constraint.minor.map { Int($0) }])
+            }
+            daemon.beacons.subscriptions.startRanging(constraint, for: client)
+            return [:]
+        },
+        "stopRangingBeacons": { daemon, request in
+            let client = try request.client()
+            let constraint = try constraint(request)
+            try daemon.storeWrite { db in
+                try db.execute(sql: "DELETE FROM beaconRanging WHERE uid = ? AND clientID = ? AND constraintKey = ?",
+                               arguments: [client.uid, client.clientID, constraint.key])
+            }
+            daemon.beacons.subscriptions.stopRanging(constraint, for: client)
+            return [:]
+        },
+        "list": { daemon, request in
+            daemon.addingBeacons(to: try overviewOperations["list"]!(daemon, request), of: try request.client())
+        },
+        "subscriptions": { daemon, request in
+            daemon.addingBeacons(to: try overviewOperations["subscriptions"]!(daemon, request), of: try daemon.existingClient(request))
+        },
+        "clients": { daemon, request in
+            var result = try overviewOperations["clients"]!(daemon, request)
+            result["clients"] = daemon.addingBeacons(to: result["clients"], uid: request.connection.uid)
+            return result
+        },
+        "status": { daemon, request in
+            var result = try overviewOperations["status"]!(daemon, request)
+            result["clients"] = daemon.addingBeacons(to: result["clients"], uid: request.connection.uid)
+            if let source = daemon.beacons.source { result["beaconSource"] = daemon.beaconSourceStatus(source) }
+            return result
+        },
+        "unregister": { daemon, request in
+            let client = try request.client()
+            try daemon.storeWrite { db in try deleteBeacons(db, of: client) }
+            daemon.beacons.subscriptions.removeAll(of: client)
+            return try sessionOperations["unregister"]!(daemon, request)
+        },
+    ]
+
+    /// A constraint from `uuid` and optional `major`, `minor`.
+    static func constraint(_ request: Request) throws(ProtocolError) -> BeaconSubscriptions.Constraint {
+        let text = try request.string("uuid")
+        guard let uuid = BeaconUUID(text) else {
+            throw .badRequest("\"uuid\" must be 8-4-4-4-12 hexadecimal digits, not \"\(text)\"")
+        }
+        func part(_ key: String) throws(ProtocolError) -> UInt16? {
+            guard let value = request.fields[key], !(value is NSNull) else { return nil }
+            guard let number = jsonNumber(value), number.rounded() == number, (0...65535).contains(number) else {
+                throw .badRequest("\"\(key)\" must be an integer 0–65535")
+            }
+            return UInt16(number)
+        }
+        return BeaconSubscriptions.Constraint(uuid: uuid, major: try part("major"), minor: try part("minor"))
+    }
+
+    private func monitorBeacons(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        let features: [Any]
+        switch (request.fields["features"], request.fields["file"]) {
+        case (let collection as [String: Any], nil) where collection["features"] is [Any]:
+            features = collection["features"] as! [Any]
+        case (let array as [Any], nil):
+            features = array
+        case (nil, let path as String) where path.hasPrefix("/"):
+            features = try readFeatures(path, for: request.connection)
+        default:
+            return try Self.regionOperations["monitor"]!(self, request)   // its own error for a malformed request
+        }
+        var beaconRegions: [(index: Int, region: BeaconRegion, feature: String)] = []
+        var geographic: [Any] = []
+        for (index, feature) in features.enumerated() {
+            let region: BeaconRegion?
+            do {
+                region = try BeaconRegionFile.beaconRegion(feature)
+            } catch {
+                throw ProtocolError("badGeoJSON", "feature \(index + 1): \(error.description)")
+            }
+            guard let region else { geographic.append(feature); continue }
+            let data = try JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys])
+            beaconRegions.append((index, region, String(decoding: data, as: UTF8.self)))
+        }
+        guard regions.count(of: client) + beacons.subscriptions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
+            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
+        }
+        var seen: Set<String> = []
+        let geographicIDs = geographic.compactMap { Self.featureID($0) }
+        for id in beaconRegions.map(\.region.id) + geographicIDs
+        where regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
+            throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
+        }
+        if beaconRegions.isEmpty { return try Self.regionOperations["monitor"]!(self, request) }
+        // The geographic part goes on with the request's other fields (region rules); `features: []` only sets rules.
+        var geographicFields = request.fields
+        geographicFields["features"] = geographic
+        geographicFields["file"] = nil   // read already: its beacon features are split off above
+        let geographicRequest = Request(id: request.id, op: request.op, fields: geographicFields, connection: request.connection)
+        var added = try Self.regionOperations["monitor"]!(self, geographicRequest)["added"] as? [String] ?? []
+        for entry in beaconRegions {
+            beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
+        }
+        do {
+            try storeWrite { db in
+                for entry in beaconRegions {
+                    try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
+                }
+            }
+        } catch {
+            for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
+            throw error
+        }
+        for entry in beaconRegions { added.insert(entry.region.id, at: min(entry.index, added.count)) }
+        return ["added": added]
+    }
+
+    private func stopMonitoringBeacons(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        guard let ids = request.fields["regions"] as? [String] else { return try Self.regionOperations["stopMonitoring"]!(self, request) }
+        let beaconIDs = ids.filter { beacons.subscriptions.region(client, $0) != nil }
+        guard !beaconIDs.isEmpty else { return try Self.regionOperations["stopMonitoring"]!(self, request) }
+        for id in ids where beacons.subscriptions.region(client, id) == nil && regions.entry(client, id) == nil {
+            throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
+        }
+        let geographic = ids.filter { beacons.subscriptions.region(client, $0) == nil }
+        if !geographic.isEmpty {
+            let geographicRequest = Request(id: request.id, op: request.op, fields: ["regions": geographic], connection: request.connection)
+            _ = try Self.regionOperations["stopMonitoring"]!(self, geographicRequest)
+        }
+        let now = beacons.lastSighting?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        var events: [(ClientKey, LaunchReason?, String)] = []
+        for id in beaconIDs {
+            guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }
+            var writer = JSONLineWriter(reservingCapacity: 192)
+            writer.beaconRegionEventLine(BeaconRegionEvent(kind: .exit, regionID: id, time: now, beacon: last.beacon))
+            var line = ClientServices.object(&writer)
+            line.removeLast()
+            events.append((client, .beacon, line + ",\"reason\":\"regionRemoved\"}"))
+        }
+        try storeWrite { db in
+            for id in beaconIDs { try Self.deleteBeaconRegion(db, client, id) }
+            try enqueue(db, events, now: now)
+        }
+        notify(events)
+        return ["removed": ids]
+    }
+
+    func describe(_ monitored: BeaconSubscriptions.Monitored) -> [String: Any] {
+        var result: [String: Any] = ["region": monitored.region.id, "state": monitored.lastSighting == nil ? "outside" : "inside"]
+        if let since = monitored.since { result["since"] = Self.iso8601(since) }
+        var beacon: [String: Any] = ["uuid": monitored.region.uuid.description]
+        if let major = monitored.region.major { beacon["major"] = Int(major) }
+        if let minor = monitored.region.minor { beacon["minor"] = Int(minor) }
+        if let format = monitored.region.format { beacon["format"] = format.rawValue }
+        result["beacon"] = beacon
+        return result
+    }
+
+    /// `list` / `subscriptions` with beacon regions among the regions (by id, byte order) and one `ranging`
+    /// subscription per constraint.
+    private func addingBeacons(to result: [String: Any], of client: ClientKey) -> [String: Any] {
+        var result = result
+        var subscriptions = result["subscriptions"] as? [[String: Any]] ?? []
+        if beacons.subscriptions.count(of: client) > 0, !subscriptions.contains(where: { $0["kind"] as? String == "regions" }) {
+            subscriptions.append(["kind": "regions", "options": [String: Any]()])
+        }
+        for constraint in (beacons.subscriptions.ranging[client] ?? [:]).keys.sorted() {
+            var options: [String: Any] = ["uuid": constraint.uuid.description]
+            if let major = constraint.major { options["major"] = Int(major) }
+            if let minor = constraint.minor { options["minor"] = Int(minor) }
+            subscriptions.append(["kind": "ranging", "options": options])
+        }
+        result["subscriptions"] = subscriptions
+        let beaconRegions = (beacons.subscriptions.regions[client] ?? [:]).values.map(describe)
+        result["regions"] = ((result["regions"] as? [[String: Any]] ?? []) + beaconRegions).sorted {
+            ($0["region"] as? String ?? "").utf8.lexicographicallyPrecedes(($1["region"] as? String ?? "").utf8)
+        }
+        return result
+    }
+
+    /// `clients` entries counting beacon regions among the regions, with `ranging` among the subscriptions.
+    private func addingBeacons(to clients: Any?, uid: UInt32) -> [[String: Any]] {
+        (clients as? [[String: Any]] ?? []).map { entry in
+            guard let id = entry["client"] as? String else { return entry }
+            let client = ClientKey(uid: uid, clientID: id)
+            var entry = entry
+            let count = beacons.subscriptions.count(of: client)
+            entry["regions"] = (entry["regions"] as? Int ?? 0) + count
+            var kinds = Set(entry["subscriptions"] as? [String] ?? [])
+            if count > 0 { kinds.insert("regions") }
+            if beacons.subscriptions.ranging[client] != nil { kinds.insert("ranging") }
+            entry["subscriptions"] = kinds.sorted()
+            return entry
+        }
+    }
+
+    private func beaconSourceStatus(_ source: BeaconSource) -> [String: Any] {
+        var status: [String: Any] = ["description": source.description, "state": beacons.state]
+        if let message = beacons.message, beacons.state != "running", beacons.state != "idle" { status["message"] = message }
+        if let sighting = beacons.lastSighting {
+            status["lastSighting"] = ["time": Self.iso8601(sighting.time), "uuid": sighting.beacon.uuid.description,
+                                      "major": Int(sighting.beacon.major), "minor": Int(sighting.beacon.minor),
+                                      "rssi": sighting.rssi] as [String: Any]
+        }
+        return status
+    }
+
+    private static func featureID(_ feature: Any) -> String? {
+        guard let object = feature as? [String: Any] else { return nil }
+        return object["id"] as? String ?? (object["properties"] as? [String: Any])?["id"] as? String
+    }
+}

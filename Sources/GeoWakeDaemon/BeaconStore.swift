@@ -1,0 +1,88 @@
+import Beacons
+import Foundation
+import GeoWakeCore
+import GRDB
+
+/// Beacon regions with their monitoring state, and ranging constraints, in the store. A region inside keeps its
+/// last matching sighting (time and beacon), written with the events of the turn that saw it, so a restarted daemon
+/// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
+extension Daemon {
+    static func registerBeaconMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v21-beacons-regions-ranging") { db in
+            try db.execute(sql: """
+                CREATE TABLE beaconRegion (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
+                    since INTEGER, lastSeen INTEGER, beacon TEXT,
+                    PRIMARY KEY (uid, clientID, regionID));
+                CREATE TABLE beaconRanging (
+                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, constraintKey TEXT NOT NULL,
+                    uuid TEXT NOT NULL, major INTEGER, minor INTEGER,
+                    PRIMARY KEY (uid, clientID, constraintKey));
+                """)
+        }
+    }
+
+    static func storeBeaconRegion(_ db: Database, _ monitored: BeaconSubscriptions.Monitored) throws {
+        let sighting = monitored.lastSighting
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO beaconRegion (uid, clientID, regionID, feature, since, lastSeen, beacon)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [monitored.owner.uid, monitored.owner.clientID, monitored.region.id, monitored.feature,
+                                     monitored.since?.millisecondsSince1970, sighting?.time.millisecondsSince1970,
+                                     sighting.map { Self.beaconText($0.beacon) }])
+    }
+
+    static func deleteBeaconRegion(_ db: Database, _ owner: ClientKey, _ regionID: String) throws {
+        try db.execute(sql: "DELETE FROM beaconRegion WHERE uid = ? AND clientID = ? AND regionID = ?",
+                       arguments: [owner.uid, owner.clientID, regionID])
+    }
+
+    static func deleteBeacons(_ db: Database, of owner: ClientKey) throws {
+        for table in ["beaconRegion", "beaconRanging"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [owner.uid, owner.clientID])
+        }
+    }
+
+    /// Puts every stored beacon region and constraint back, inside ones without an event.
+    func restoreBeacons() throws {
+        let (regionRows, rangingRows) = try store.queue.read { db in
+            (try Row.fetchAll(db, sql: "SELECT * FROM beaconRegion ORDER BY uid, clientID, regionID"),
+             try Row.fetchAll(db, sql: "SELECT * FROM beaconRanging"))
+        }
+        for row in regionRows {
+            let owner = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
+            let feature: String = row["feature"]
+            guard let object = try? JSONSerialization.jsonObject(with: Data(feature.utf8)),
+                  let region = try? BeaconRegionFile.beaconRegion(object) else {
+                logger.error("a stored beacon region does not read back", metadata: ["region": "\(row["regionID"] as String)"])
+                continue
+            }
+            var last: (Timestamp, Beacon)?
+            if let seen = row["lastSeen"] as Int64?, let text = row["beacon"] as String?, let beacon = Self.beacon(text) {
+                last = (Timestamp(millisecondsSince1970: seen), beacon)
+            }
+            beacons.subscriptions.add(region, feature: feature, owner: owner,
+                                      since: (row["since"] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
+                                      lastSighting: last)
+        }
+        for row in rangingRows {
+            guard let uuid = BeaconUUID(row["uuid"] as String) else { continue }
+            let constraint = BeaconSubscriptions.Constraint(uuid: uuid, major: (row["major"] as Int64?).map { UInt16($0) },
+                                                             minor: (row["minor"] as Int64?).map { UInt16($0) })
+            beacons.subscriptions.startRanging(constraint, for: ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"]))
+        }
+    }
+
+    /// `format uuid major minor measuredPower company`: everything an exit line or a later match needs.
+    static func beaconText(_ beacon: Beacon) -> String {
+        "\(beacon.format.rawValue) \(beacon.uuid) \(beacon.major) \(beacon.minor) \(beacon.measuredPower) \(beacon.company)"
+    }
+
+    static func beacon(_ text: String) -> Beacon? {
+        let parts = text.split(separator: " ").map(String.init)
+        guard parts.count == 6, let format = BeaconFormat(rawValue: parts[0]), let uuid = BeaconUUID(parts[1]),
+              let major = UInt16(parts[2]), let minor = UInt16(parts[3]), let power = Int8(parts[4]),
+              let company = UInt16(parts[5]) else { return nil }
+        return Beacon(format: format, uuid: uuid, major: major, minor: minor, measuredPower: power, company: company)
+    }
+}
