@@ -32,12 +32,16 @@ extension RegionStore {
 }
 
 /// Byte order of two regions' ids, read straight from the store's id table.
-private struct IDOrder {
+struct IDOrder {
     let bytes: UnsafePointer<UInt8>
     let ends: UnsafePointer<UInt32>
 
     func precedes(_ a: RegionHandle, _ b: RegionHandle) -> Bool {
-        let (aStart, aEnd) = range(a.rawValue), (bStart, bEnd) = range(b.rawValue)
+        precedes(slot: a.rawValue, b.rawValue)
+    }
+
+    func precedes(slot a: UInt32, _ b: UInt32) -> Bool {
+        let (aStart, aEnd) = range(a), (bStart, bEnd) = range(b)
         let common = min(aEnd - aStart, bEnd - bStart)
         let order = common == 0 ? 0 : memcmp(bytes + aStart, bytes + bStart, common)
         return order != 0 ? order < 0 : aEnd - aStart < bEnd - bStart

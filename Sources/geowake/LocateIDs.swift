@@ -1,0 +1,44 @@
+import JSONLines
+import RegionIndex
+
+/// Every region's id quoted for JSON, in id order, and each slot's rank in that order: `locate` orders a
+/// fix's regions by comparing ranks and copies their quoted ids, instead of comparing and escaping id bytes
+/// for every fix.
+struct LocateIDs {
+    /// Per slot; removed slots (never found by a query) have none.
+    private let rankOfSlot: [UInt32]
+    private let quoted: QuotedStrings
+
+    init(_ store: RegionStore) {
+        var ranks = [UInt32](repeating: .max, count: store.slotCount)
+        var quoted = QuotedStrings()
+        store.forEachIDInOrder { slot, id in
+            ranks[Int(slot)] = UInt32(quoted.count)
+            quoted.append(utf8: id)
+        }
+        rankOfSlot = ranks
+        self.quoted = quoted
+    }
+
+    /// The tables for the per-fix loop: ranks by slot, and the quoted ids by rank.
+    func withTables<R>(_ body: (UnsafeBufferPointer<UInt32>, QuotedStrings.View) throws -> R) rethrows -> R {
+        try rankOfSlot.withUnsafeBufferPointer { ranks in try quoted.withView { try body(ranks, $0) } }
+    }
+
+    /// Ascending, in place: an insertion sort for the handful of regions a fix is usually in.
+    static func sort(_ ranks: inout [UInt32]) {
+        guard ranks.count > 1 else { return }
+        guard ranks.count <= 16 else { return ranks.sort() }
+        ranks.withUnsafeMutableBufferPointer { r in
+            for i in 1..<r.count {
+                let item = r[i]
+                var j = i
+                while j > 0, item < r[j - 1] {
+                    r[j] = r[j - 1]
+                    j -= 1
+                }
+                r[j] = item
+            }
+        }
+    }
+}
