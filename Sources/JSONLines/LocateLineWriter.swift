@@ -16,6 +16,7 @@ public struct LocateLineWriter: Sendable {
 
     /// Appends the line of `fix` with the strings `order` names, in that order.
     public mutating func line(_ fix: Fix, strings: QuotedStrings.View, order: UnsafeBufferPointer<UInt32>) {
+        // The ids' copies may write 16 bytes past their end: the formatter's capacity covers that.
         var needed = FixLineFormatter.capacity
         for k in order { needed &+= strings.count(k) &+ 1 }
         if count + needed > buffer.count { buffer += repeatElement(0, count: max(needed, buffer.count)) }
@@ -40,9 +41,7 @@ public struct LocateLineWriter: Sendable {
                     p.pointee = UInt8(ascii: ",")
                     p += 1
                 }
-                let string = strings[k]
-                p.update(from: string.baseAddress!, count: string.count)
-                p += string.count
+                p += strings.copy(k, to: p)
             }
             p[0] = UInt8(ascii: "]")
             p[1] = UInt8(ascii: "}")
@@ -78,7 +77,9 @@ public struct QuotedStrings: Sendable {
     public func withView<R>(_ body: (View) throws -> R) rethrows -> R {
         try text.bytes.withUnsafeBufferPointer { bytes in
             try ends.withUnsafeBufferPointer { ends in
-                try body(View(bytes: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, ends: ends.baseAddress ?? UnsafePointer(bitPattern: 4)!))
+                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                return try body(View(bytes: base, ends: ends.baseAddress ?? UnsafePointer(bitPattern: 4)!,
+                              wholeWords: base + max(bytes.count - 16, -1)))
             }
         }
     }
@@ -86,15 +87,27 @@ public struct QuotedStrings: Sendable {
     public struct View {
         let bytes: UnsafePointer<UInt8>
         let ends: UnsafePointer<UInt32>
+        /// Strings starting at or before this are followed by at least 16 bytes of the table.
+        let wholeWords: UnsafePointer<UInt8>
+
+        /// Copies string `k` to `destination`, which has room for 16 bytes more than it, and returns its length.
+        /// Ids are short: two 8-byte moves copy most of them, where a `memcpy` call cost more than the copy.
+        @inline(__always) func copy(_ k: UInt32, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+            let start = k == 0 ? 0 : Int(ends[Int(k) - 1])
+            let count = Int(ends[Int(k)]) - start
+            let source = bytes + start
+            if count <= 16 && source <= wholeWords {
+                let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+                to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            } else {
+                destination.update(from: source, count: count)
+            }
+            return count
+        }
 
         @inline(__always) func count(_ k: UInt32) -> Int {
             Int(ends[Int(k)]) - (k == 0 ? 0 : Int(ends[Int(k) - 1]))
-        }
-
-        /// String `k`, quotes included.
-        @inline(__always) public subscript(_ k: UInt32) -> UnsafeBufferPointer<UInt8> {
-            let start = k == 0 ? 0 : Int(ends[Int(k) - 1])
-            return UnsafeBufferPointer(start: bytes + start, count: Int(ends[Int(k)]) - start)
         }
     }
 }

@@ -33,7 +33,7 @@ struct LocateCommand: ParsableCommand {
         let ids = index.store
         let quotedIDs = LocateIDs(ids)
         var lines = LocateLineWriter()
-        var ranks: [UInt32] = []
+        var ranks = RankList()
         var handles: [RegionHandle] = []
         var located = 0
         var drawn = LocateMapRecording(isOn: mapFile.map != nil)
@@ -43,9 +43,9 @@ struct LocateCommand: ParsableCommand {
             defer { bar.finish() }
             statistics = try quotedIDs.withTables { rankOfSlot, strings in
                 try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
-                    ranks.removeAll(keepingCapacity: true)
+                    ranks.removeAll()
                     index.forEachRegion(containing: fix.coordinate) { ranks.append(rankOfSlot[Int($0.rawValue)]) }
-                    LocateIDs.sort(&ranks)
+                    ranks.sort()
                     // Checked here too, so that the ids are not made into Strings for every fix when no map is drawn.
                     if drawn.recording.isOn {
                         handles.removeAll(keepingCapacity: true)

@@ -24,13 +24,29 @@ struct LocateIDs {
     func withTables<R>(_ body: (UnsafeBufferPointer<UInt32>, QuotedStrings.View) throws -> R) rethrows -> R {
         try rankOfSlot.withUnsafeBufferPointer { ranks in try quoted.withView { try body(ranks, $0) } }
     }
+}
 
-    /// Ascending, in place: an insertion sort for the handful of regions a fix is usually in.
-    static func sort(_ ranks: inout [UInt32]) {
-        guard ranks.count > 1 else { return }
-        guard ranks.count <= 16 else { return ranks.sort() }
-        ranks.withUnsafeMutableBufferPointer { r in
-            for i in 1..<r.count {
+/// The ranks of one fix's regions, refilled for every fix (`Array.removeAll` took its generic path each time).
+struct RankList {
+    private var storage = [UInt32](repeating: 0, count: 64)
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func removeAll() { count = 0 }
+
+    mutating func append(_ rank: UInt32) {
+        if count == storage.count { storage += repeatElement(0, count: count) }
+        storage[count] = rank
+        count += 1
+    }
+
+    /// Ascending: an insertion sort for the handful of regions a fix is usually in.
+    mutating func sort() {
+        guard count > 1 else { return }
+        guard count <= 16 else { return storage[0..<count].sort() }
+        storage.withUnsafeMutableBufferPointer { r in
+            for i in 1..<count {
                 let item = r[i]
                 var j = i
                 while j > 0, item < r[j - 1] {
@@ -40,5 +56,9 @@ struct LocateIDs {
                 r[j] = item
             }
         }
+    }
+
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 }
