@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "FileBytes", dependencies: ["CZlib"]),
         // The JSON tokenizer of the GeoJSON reader and of the gpsd JSON and beacon trace readers.
         .target(name: "JSONText"),
-        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes", "JSONText"]),
+        .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes", "JSONText", "CIntrinsics"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
         .target(name: "CIntrinsics"),

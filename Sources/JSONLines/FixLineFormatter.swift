@@ -26,17 +26,7 @@ struct FixLineFormatter {
     private(set) var isExact = true
 
     mutating func line(_ fix: Fix, _ dates: inout DateCache) {
-        byte(UInt8(ascii: "{"))
-        if let time = fix.time {
-            literal("\"time\":\"")
-            timestamp(time, &dates)
-            literal("\",\"lat\":")
-        } else {
-            literal("\"lat\":")
-        }
-        number(fix.coordinate.latitude, decimals: 9, scale: 1e9)
-        literal(",\"lon\":")
-        number(fix.coordinate.longitude, decimals: 9, scale: 1e9)
+        locateFields(fix, &dates)
         if let altitude = fix.altitudeMSL {
             literal(",\"altMSL\":")
             number(altitude, decimals: 3, scale: 1e3)
@@ -62,6 +52,21 @@ struct FixLineFormatter {
         }
         byte(UInt8(ascii: "}"))
         byte(UInt8(ascii: "\n"))
+    }
+
+    /// The start of a fix line and all of a `geowake locate` line's fix: `{"time":"…","lat":…,"lon":…`.
+    @inline(__always) mutating func locateFields(_ fix: Fix, _ dates: inout DateCache) {
+        byte(UInt8(ascii: "{"))
+        if let time = fix.time {
+            literal("\"time\":\"")
+            timestamp(time, &dates)
+            literal("\",\"lat\":")
+        } else {
+            literal("\"lat\":")
+        }
+        number(fix.coordinate.latitude, decimals: 9, scale: 1e9)
+        literal(",\"lon\":")
+        number(fix.coordinate.longitude, decimals: 9, scale: 1e9)
     }
 
     /// One `geowake replay` region event line, as `JSONLineWriter.regionEventLine` writes it the long way.

@@ -229,15 +229,20 @@ public struct JSONLineWriter: Sendable {
 extension JSONLineWriter {
     /// The contract's fix keys: time (when known), lat, lon, then the optional values and mode.
     public mutating func fixFields(_ fix: Fix) {
-        if let time = fix.time { field("time", time) }
-        field("lat", fix.coordinate.latitude, decimals: 9)
-        field("lon", fix.coordinate.longitude, decimals: 9)
+        positionFields(fix)
         if let altitude = fix.altitudeMSL { field("altMSL", altitude, decimals: 3) }
         if let speed = fix.speed { field("speed", speed, decimals: 3) }
         if let course = fix.course { field("course", course, decimals: 3) }
         if let accuracy = fix.horizontalAccuracy { field("hAcc", accuracy, decimals: 3) }
         field("mode", fix.mode.rawValue)
         if let sats = fix.satellites { field("sats", sats) }
+    }
+
+    /// Time (when known), lat and lon: what a `geowake locate` line says of its fix.
+    mutating func positionFields(_ fix: Fix) {
+        if let time = fix.time { field("time", time) }
+        field("lat", fix.coordinate.latitude, decimals: 9)
+        field("lon", fix.coordinate.longitude, decimals: 9)
     }
 
     /// One `geowake fixes` line.

@@ -66,6 +66,13 @@ public struct NMEAReader: Sendable {
             }
         }
         while p < end {
+            if atLineStart && p.pointee == UInt8(ascii: "$"),
+               let line = NMEALineScan.commonLine(p + 1, end, maximumBody: NMEASentenceParser.maximumBodyLength) {
+                parser.statistics.sentences += 1
+                parser.processChecked(p + 1, bodyCount: line.star, count: line.lineFeed, emit)
+                p += line.lineFeed + 2
+                continue
+            }
             let lineFeed = find(UInt8(ascii: "\n"), p, end)
             processLine(p, lineFeed ?? end, atLineStart: atLineStart, lineEnded: lineFeed != nil, emit)
             guard let lineFeed else {

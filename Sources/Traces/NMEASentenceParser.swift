@@ -27,17 +27,7 @@ struct NMEASentenceParser: Sendable {
         let searched = min(count, NMEASentenceParser.maximumBodyLength + 1)
         if let found = memchr(segment, Int32(UInt8(ascii: "*")), searched) {
             let star = found.assumingMemoryBound(to: UInt8.self)
-            let bodyCount = UnsafePointer(star) - segment
-            guard bodyCount + 3 <= count, let high = hexValue(star[1]), let low = hexValue(star[2]) else {
-                statistics.malformed += 1
-                return
-            }
-            guard NMEASentenceParser.checksum(segment, bodyCount) == high << 4 | low else {
-                statistics.checksumErrors += 1
-                return
-            }
-            checksumsSeen = true
-            dispatch(segment, bodyCount, emit)
+            processChecked(segment, bodyCount: UnsafePointer(star) - segment, count: count, emit)
         } else {
             var bodyCount = count
             while bodyCount > 0 && segment[bodyCount - 1] <= UInt8(ascii: " ") { bodyCount -= 1 }
@@ -48,6 +38,22 @@ struct NMEASentenceParser: Sendable {
             statistics.unchecked += 1
             dispatch(segment, bodyCount, emit)
         }
+    }
+
+    /// A sentence whose first `*` is at `bodyCount` (at most `maximumBodyLength`): its checksum is checked,
+    /// then it is dispatched. `NMEAReader` calls this straight for the common line, having found the `*` itself.
+    @inline(__always)
+    mutating func processChecked(_ segment: UnsafePointer<UInt8>, bodyCount: Int, count: Int, _ emit: (Fix) -> Void) {
+        guard bodyCount + 3 <= count, let high = hexValue(segment[bodyCount + 1]), let low = hexValue(segment[bodyCount + 2]) else {
+            statistics.malformed += 1
+            return
+        }
+        guard NMEASentenceParser.checksum(segment, bodyCount) == high << 4 | low else {
+            statistics.checksumErrors += 1
+            return
+        }
+        checksumsSeen = true
+        dispatch(segment, bodyCount, emit)
     }
 
     /// XOR of the body bytes, sixteen, then eight at a time.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import JSONLines
 import RegionIndex
 import Traces
 import TerminalProgress
@@ -28,9 +29,11 @@ struct LocateCommand: ParsableCommand {
         let store = try regionFile.load(regions, command: "locate", quiet: progress.quiet)
         let index = RegionIndex(store)
         // `index.store` read inside the loop is a copy of the store (a retain and release of each of its
-        // arrays), paid once per fix and again per id printed: most of locate's time at a million fixes.
+        // arrays): taken once here.
         let ids = index.store
-        var output = StandardOutput()
+        let quotedIDs = LocateIDs(ids)
+        var lines = LocateLineWriter()
+        var ranks = RankList()
         var handles: [RegionHandle] = []
         var located = 0
         var drawn = LocateMapRecording(isOn: mapFile.map != nil)
@@ -38,25 +41,27 @@ struct LocateCommand: ParsableCommand {
         let statistics: TraceStatistics
         do {
             defer { bar.finish() }
-            statistics = try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
-                handles.removeAll(keepingCapacity: true)
-                index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
-                ids.sortByID(&handles)
-                // Checked here too, so that the ids are not made into Strings for every fix when no map is drawn.
-                if drawn.recording.isOn { drawn.record(fix, handles.map { index.attributes(of: $0).id }) }
-                output.writer.beginObject()
-                if let time = fix.time { output.writer.field("time", time) }
-                output.writer.field("lat", fix.coordinate.latitude, decimals: 9)
-                output.writer.field("lon", fix.coordinate.longitude, decimals: 9)
-                output.writer.field("regions", strings: handles.count) { ids.idBytes(handles[$0]) }
-                if !handles.isEmpty { located += 1 }
-                output.writer.endLine()
-                try output.lineDone()
+            statistics = try quotedIDs.withTables { rankOfSlot, strings in
+                try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
+                    ranks.removeAll()
+                    index.forEachRegion(containing: fix.coordinate) { ranks.append(rankOfSlot[Int($0.slot.rawValue)]) }
+                    ranks.sort()
+                    // Checked here too, so that the ids are not made into Strings for every fix when no map is drawn.
+                    if drawn.recording.isOn {
+                        handles.removeAll(keepingCapacity: true)
+                        index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
+                        ids.sortByID(&handles)
+                        drawn.record(fix, handles.map { index.attributes(of: $0).id })
+                    }
+                    ranks.withUnsafeBufferPointer { lines.line(fix, strings: strings, order: $0) }
+                    if !ranks.isEmpty { located += 1 }
+                    if lines.count >= StandardOutput.blockSize { try lines.drain { try StandardOutput.write($0) } }
+                }
             }
         } catch let error as TraceError {
             throw CommandError(error.description)
         }
-        try output.flush()
+        try lines.drain { try StandardOutput.write($0) }
         try drawn.recording.write(mapFile, index: index)
         let summary = "geowake locate: \(store.liveCount) regions, \(statistics.fixes) fixes, \(located) in at least one region; "
             + "trace: \(statistics.summary)\n"

@@ -21,18 +21,24 @@ struct StandardOutput {
     }
 
     mutating func flush() throws {
-        try writer.bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandError("cannot write to standard output: \(String(cString: strerror(errno)))")
-                }
-                offset += n
-            }
-        }
+        try writer.bytes.withUnsafeBytes { try StandardOutput.write($0, to: descriptor) }
         writer.removeAll()
+    }
+
+    /// What `locate` collects before it writes: blocks this large take a write call per few thousand lines.
+    static let blockSize = 1 << 18
+
+    /// All of `raw`, through as many `write` calls as it takes.
+    static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32 = STDOUT_FILENO) throws {
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandError("cannot write to standard output: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
     }
 }
 

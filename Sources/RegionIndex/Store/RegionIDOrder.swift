@@ -33,12 +33,16 @@ extension RegionStore {
 }
 
 /// Byte order of two regions' ids, read straight from the store's id table.
-private struct IDOrder {
+struct IDOrder {
     let bytes: UnsafePointer<UInt8>
     let ends: UnsafePointer<UInt32>
 
     func precedes(_ a: RegionHandle, _ b: RegionHandle) -> Bool {
-        let (aStart, aEnd) = range(a.slot), (bStart, bEnd) = range(b.slot)
+        precedes(slot: a.slot, b.slot)
+    }
+
+    func precedes(slot a: RegionSlot, _ b: RegionSlot) -> Bool {
+        let (aStart, aEnd) = range(a), (bStart, bEnd) = range(b)
         let common = min(aEnd - aStart, bEnd - bStart)
         let order = common == 0 ? 0 : memcmp(bytes + aStart, bytes + bStart, common)
         return order != 0 ? order < 0 : aEnd - aStart < bEnd - bStart
