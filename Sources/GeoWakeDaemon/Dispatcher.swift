@@ -47,6 +47,7 @@ extension Daemon {
                 events.append((client, nil, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
+        let computed = Self.clock()
         var queued: [QueuedEvent] = []
         do {
             try store.queue.inTransaction { db in
@@ -64,9 +65,10 @@ extension Daemon {
         lastFix = fix
         notify(events, queued: queued)
         // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
-        // events were committed and when they were sent, at `--log-level trace`; written after the sends, so the log
-        // write is not on their way.
-        logger.trace("fix", metadata: ["monotonic": "\(clock)", "committed": "\(committed)", "sent": "\(Self.clock())"])
+        // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
+        // is not on their way.
+        logger.trace("fix", metadata: ["monotonic": "\(clock)", "computed": "\(computed)", "committed": "\(committed)",
+                                       "sent": "\(Self.clock())"])
     }
 
     static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {
