@@ -122,7 +122,7 @@ def latency(geowaked, trace, directory):
         process.terminate()
         process.wait()
     marks = []
-    inner = {"computed": [], "committed": [], "sent": []}
+    inner = {"computed": [], "written": [], "committed": [], "sent": []}
     for line in open(os.path.join(directory, "geowaked.log")):
         if "monotonic=" in line and line.rstrip().endswith("fix"):
             marks.append(float(line.split("monotonic=")[1].split()[0]))
@@ -132,7 +132,7 @@ def latency(geowaked, trace, directory):
     # The first fix is taken while startStandard's reply is written: every later fix pairs with its event.
     pairs = list(zip(marks[-len(received):], received))
     latencies = [(handled - taken) * 1000 for taken, handled in pairs]
-    spans = {"computed": "its events computed", "committed": "its events committed",
+    spans = {"computed": "its events computed", "written": "statements run, before COMMIT", "committed": "its events committed",
              "sent": "its events sent and the launcher told"}
     for name, values in inner.items():
         if values:

@@ -48,6 +48,7 @@ extension Daemon {
             }
         }
         let computed = Self.clock()
+        var written = 0.0
         var queued: [QueuedEvent] = []
         do {
             try store.queue.inTransaction { db in
@@ -55,6 +56,7 @@ extension Daemon {
                 queued = try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
+                written = Self.clock()
                 return .commit
             }
         } catch {
@@ -67,7 +69,7 @@ extension Daemon {
         // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
         // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
         // is not on their way.
-        logger.trace("fix", metadata: ["monotonic": "\(clock)", "computed": "\(computed)", "committed": "\(committed)",
+        logger.trace("fix", metadata: ["monotonic": "\(clock)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
                                        "sent": "\(Self.clock())"])
     }
 
