@@ -16,7 +16,7 @@
 #   at once) or python (the driver's own client, whose interpreter wake-up and JSON parsing add to the figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-G=$PWD/.build/release/geowaked
+G=${GEOWAKED:-$PWD/.build/release/geowaked}
 [ -x "$G" ] || { echo "build first: swift build -c release --product geowaked" >&2; exit 1; }
 PINNED=$(mktemp)
 trap 'rm -f "$PINNED"' EXIT

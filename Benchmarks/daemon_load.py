@@ -121,19 +121,24 @@ def latency(geowaked, trace, directory):
     finally:
         process.terminate()
         process.wait()
-    marks, sent = [], []
+    marks = []
+    inner = {"computed": [], "written": [], "committed": [], "sent": []}
     for line in open(os.path.join(directory, "geowaked.log")):
         if "monotonic=" in line and line.rstrip().endswith("fix"):
             marks.append(float(line.split("monotonic=")[1].split()[0]))
-            if "sent=" in line:
-                sent.append(float(line.split("sent=")[1].split()[0]))
+            for name, values in inner.items():
+                if f"{name}=" in line:
+                    values.append(float(line.split(f"{name}=")[1].split()[0]))
     # The first fix is taken while startStandard's reply is written: every later fix pairs with its event.
     pairs = list(zip(marks[-len(received):], received))
     latencies = [(handled - taken) * 1000 for taken, handled in pairs]
-    if sent:
-        inside = [(s - taken) * 1000 for taken, s in zip(marks[-len(received):], sent[-len(received):])]
-        print(f"latency: inside the daemon, fix taken -> its events sent and the launcher told (ms): "
-              f"p50 {percentile(inside, 50):.3f}  p99 {percentile(inside, 99):.3f}  max {max(inside):.3f}")
+    spans = {"computed": "its events computed", "written": "statements run, before COMMIT", "committed": "its events committed",
+             "sent": "its events sent and the launcher told"}
+    for name, values in inner.items():
+        if values:
+            inside = [(mark - taken) * 1000 for taken, mark in zip(marks[-len(received):], values[-len(received):])]
+            print(f"latency: inside the daemon, fix taken -> {spans[name]} (ms): "
+                  f"p50 {percentile(inside, 50):.3f}  p99 {percentile(inside, 99):.3f}  max {max(inside):.3f}")
     print(f"latency ({'C' if reader else 'Python'} reader): {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
           f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")
 

@@ -25,9 +25,10 @@ final class Connection {
         self.uid = uid
     }
 
-    /// Reads what is there; returns the complete lines, or an error when a line grew past the limit.
-    func readLines() -> (lines: [ArraySlice<UInt8>], eof: Bool, tooLong: Bool) {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+    /// Reads what is there into `chunk`, the loop's one read buffer (a fresh 64 KiB on every read made the allocator
+    /// give its pages back and fault them in again on each fix's way out); returns the complete lines, or an error
+    /// when a line grew past the limit.
+    func readLines(using chunk: inout [UInt8]) -> (lines: [ArraySlice<UInt8>], eof: Bool, tooLong: Bool) {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n < 0 { return ([], errno != EAGAIN && errno != EINTR, false) }
         if n == 0 { return ([], true, false) }

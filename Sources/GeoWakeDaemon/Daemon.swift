@@ -24,6 +24,8 @@ public final class Daemon {
     var lastFix: Fix?
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
     var deferredAcks: [Request] = []
+    /// Every connection reads into this one buffer.
+    private var readChunk = [UInt8](repeating: 0, count: 65536)
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
@@ -190,7 +192,7 @@ public final class Daemon {
     }
 
     private func serve(_ connection: Connection) {
-        let (lines, eof, tooLong) = connection.readLines()
+        let (lines, eof, tooLong) = connection.readLines(using: &readChunk)
         for line in lines where !connection.closeAfterFlush {
             handle(line, on: connection)
         }

@@ -15,12 +15,20 @@ public final class DaemonStore {
         var configuration = Configuration()
         let checkpoint = checkpoint
         configuration.prepareDatabase { db in
+            // Only the daemon opens its store (the CLI asks through the socket): holding the lock for good drops the
+            // four lock calls of every transaction, and WAL then keeps its index in the heap, not in a -shm file.
+            // A second process that opens the file gets SQLITE_BUSY ("database is locked") while the daemon runs.
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
             checkpoint.install(on: db)
         }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        try Self.migrator.migrate(queue)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try Self.migrator.migrate(queue)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw ProtocolError("internal", "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
+        }
     }
 
     /// Checkpoints the WAL once it passed `WALCheckpoint.pages`; the loop calls it after a turn's deliveries.
@@ -60,15 +68,14 @@ public final class DaemonStore {
             try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")
         }
         Daemon.registerBeaconMigrations(&migrator)
+        OutboxTable.registerMigrations(&migrator)
         return migrator
     }
 
     /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
     @discardableResult
     static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64) throws -> Int64 {
-        try db.cachedStatement(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ?").execute(
-                       arguments: [key.uid, key.clientID])
-        let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
+        let seq = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ? RETURNING lastSeq"),
                                      arguments: [key.uid, key.clientID]) ?? 0
         try db.cachedStatement(sql: "INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)").execute(
                        arguments: [key.uid, key.clientID, seq, event, now])
@@ -95,8 +102,11 @@ public final class DaemonStore {
     }
 
     static func setSourcePosition(_ db: Database, _ description: String, _ position: Int) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO source (description, position) VALUES (?, ?)").execute(
-                       arguments: [description, position])
+        // An update in place writes the row's one page; a replace would delete and insert it, the key's index too.
+        try db.cachedStatement(sql: "UPDATE source SET position = ? WHERE description = ?").execute(arguments: [position, description])
+        if db.changesCount == 0 {
+            try db.cachedStatement(sql: "INSERT INTO source (description, position) VALUES (?, ?)").execute(arguments: [description, position])
+        }
     }
 }
 

@@ -47,6 +47,8 @@ extension Daemon {
                 events.append((client, nil, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
             }
         }
+        let computed = Self.clock()
+        var written = 0.0
         var queued: [QueuedEvent] = []
         do {
             try store.queue.inTransaction { db in
@@ -54,17 +56,21 @@ extension Daemon {
                 queued = try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
+                written = Self.clock()
                 return .commit
             }
         } catch {
             queued = []
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
+        let committed = Self.clock()
         lastFix = fix
         notify(events, queued: queued)
-        // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken and when its
-        // events were sent, at `--log-level trace`; written after the sends, so the log write is not on their way.
-        logger.trace("fix", metadata: ["monotonic": "\(clock)", "sent": "\(Self.clock())"])
+        // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
+        // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
+        // is not on their way.
+        logger.trace("fix", metadata: ["monotonic": "\(clock)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
+                                       "sent": "\(Self.clock())"])
     }
 
     static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {
@@ -110,12 +116,12 @@ extension Daemon {
                 connection.outboxMayHaveMore = true
             }
         }
+        for client in sent { connection(for: client)?.flush() }
+        // The launcher comes after every send: what it does (a launch, a budget) is not on the events' way.
         var reasons: [ClientKey: LaunchReason?] = [:]
         for (client, reason, _) in events where reasons[client] ?? nil == nil { reasons[client] = reason }
         for (client, reason) in reasons.sorted(by: { $0.key < $1.key }) {
-            if let connection = connection(for: client) {
-                if sent.contains(client) { connection.flush() } else { connection.outboxMayHaveMore = true }
-            }
+            if !sent.contains(client) { connection(for: client)?.outboxMayHaveMore = true }
             activation.eventQueued(for: client, reason: reason)
         }
     }

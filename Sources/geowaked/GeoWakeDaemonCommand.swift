@@ -52,6 +52,12 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
         guard poorAccuracy > 0, poorAccuracy.isFinite else { throw ValidationError("--poor-accuracy must be a number > 0") }
         guard beaconExitTimeout > 0, beaconExitTimeout.isFinite else { throw ValidationError("--beacon-exit-timeout must be a number of seconds > 0") }
         guard maxPending >= 2 else { throw ValidationError("--max-pending must be at least 2") }
+        // The loop thread's malloc arena otherwise gives its top back to the kernel whenever a free (SQLite's, after
+        // each fix's commit) leaves it over the trim threshold, and faults those pages in again on the next fix.
+        // mallopt(M_TRIM_THRESHOLD, 64 MiB); <malloc.h> is not in Swift's Glibc module.
+        if let mallopt = dlsym(nil, "mallopt") {
+            _ = unsafeBitCast(mallopt, to: (@convention(c) (Int32, Int32) -> Int32).self)(-1, 64 << 20)
+        }
         do {
             let logger = Logger(label: "geowaked")
             let supervisor = ProcessSupervisor(settings: try lifecycle.settings(), logger: logger)
