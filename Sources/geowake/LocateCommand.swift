@@ -44,14 +44,16 @@ struct LocateCommand: ParsableCommand {
             statistics = try quotedIDs.withTables { rankOfSlot, strings in
                 try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
                     ranks.removeAll()
-                    index.forEachRegion(containing: fix.coordinate) { ranks.append(rankOfSlot[Int($0.slot.rawValue)]) }
-                    ranks.sort()
-                    // Checked here too, so that the ids are not made into Strings for every fix when no map is drawn.
                     if drawn.recording.isOn {
+                        // One query gives both; the ids are made into Strings only when a map is drawn.
                         handles.removeAll(keepingCapacity: true)
                         index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
-                        ids.sortByID(&handles)
-                        drawn.record(fix, handles.map { index.attributes(of: $0).id })
+                        handles.sort { rankOfSlot[Int($0.slot.rawValue)] < rankOfSlot[Int($1.slot.rawValue)] }
+                        for handle in handles { ranks.append(rankOfSlot[Int(handle.slot.rawValue)]) }
+                        drawn.record(fix, handles.map { ids.id($0) })
+                    } else {
+                        index.forEachRegion(containing: fix.coordinate) { ranks.append(rankOfSlot[Int($0.slot.rawValue)]) }
+                        ranks.sort()
                     }
                     ranks.withUnsafeBufferPointer { lines.line(fix, strings: strings, order: $0) }
                     if !ranks.isEmpty { located += 1 }

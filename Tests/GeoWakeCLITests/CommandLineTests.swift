@@ -57,6 +57,20 @@ import TestSupport
         #expect(run.errorLines.first?.contains(named) == true, "\(run.errorLines)")
     }
 
+    @Test("locate --map prints the same lines as without a map and draws every region a fix fell in")
+    func locateWithAMapPrintsTheSameLinesAndDrawsTheLocatedRegions() throws {
+        let regions = "regions/berlin-1k.geojson", trace = "traces/berlin-drive.nmea"
+        let directory = TemporaryDirectory()
+        let map = directory.path + "/located.svg"
+        let plain = try Self.run(["locate", "--regions", regions, trace])
+        let mapped = try Self.run(["locate", "--regions", regions, trace, "--map", map])
+        #expect(mapped.status == 0 && mapped.output == plain.output)
+        let located = Set(try Self.jsonLines(plain.output).flatMap { try #require($0["regions"] as? [String]) })
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(located.count > 5)
+        #expect(located.filter { !svg.contains("data-id=\"\($0)\"") }.isEmpty, "every located region is drawn")
+    }
+
     @Test("replay --exact prints exactly the differences of locate's sets between consecutive fixes, on bundled data")
     func exactReplayIsTheDifferenceOfLocateSets() throws {
         let regions = "regions/berlin-1k.geojson", trace = "traces/berlin-drive.nmea"
