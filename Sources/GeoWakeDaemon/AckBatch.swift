@@ -9,8 +9,7 @@ extension Daemon {
     func acknowledge(_ request: Request, _ db: Database) throws -> [String: Any] {
         let client = try request.client()
         let seq = try request.integer("seq")
-        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?"),
-                                      arguments: [client.uid, client.clientID]) ?? 0
+        let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
         try acknowledge(db, client, through: seq)
         return ["acked": seq, "pending": try pending(db, client)]
@@ -29,7 +28,7 @@ extension Daemon {
         }
         var results: [Result<[String: Any], ProtocolError>] = []
         do {
-            try store.queue.inTransaction { db in
+            try store.write { db in
                 for request in requests {
                     var result: Result<[String: Any], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
                     try db.inSavepoint {
@@ -39,7 +38,6 @@ extension Daemon {
                     }
                     results.append(result)
                 }
-                return .commit
             }
         } catch {
             logger.error("store write failed", metadata: ["error": "\(error)"])

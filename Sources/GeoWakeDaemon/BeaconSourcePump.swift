@@ -128,14 +128,13 @@ extension Daemon {
             let now = beacons.lastSighting?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
             var queued: [QueuedEvent] = []
             do {
-                try store.queue.inTransaction { db in
+                try store.write { db in
                     for key in outcome.changed {
                         guard let monitored = beacons.subscriptions.region(key.owner, key.regionID) else { continue }
                         try Self.storeBeaconRegion(db, monitored)
                     }
                     queued = try enqueue(db, events, now: now)
                     if let position, let key = beacons.positionKey { try DaemonStore.setSourcePosition(db, key, position) }
-                    return .commit
                 }
             } catch {
                 queued = []

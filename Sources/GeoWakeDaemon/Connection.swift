@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 /// One accepted socket: its peer uid, line framing both ways, and which client it is registered as.
 final class Connection {
@@ -43,6 +44,18 @@ final class Connection {
         readBuffer.removeFirst(start)
         lines = lines.map { ArraySlice(Array($0)) }
         return (lines, false, readBuffer.count > Self.maximumLine)
+    }
+
+    /// Queues an outbox event as its `event` message, for `flush` to send.
+    func append(event: String, seq: Int64) {
+        var line = JSONLineWriter(reservingCapacity: event.utf8.count + 48)
+        line.beginObject()
+        line.field("type", "event")
+        line.field("seq", Int(seq))
+        line.field("event", json: event)
+        line.endLine()
+        writeBuffer.append(contentsOf: line.bytes)
+        deliveredThrough = seq
     }
 
     func send(_ line: [UInt8]) {

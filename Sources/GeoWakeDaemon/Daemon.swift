@@ -218,8 +218,7 @@ public final class Daemon {
         while connection.writeBuffer.count < Connection.writeBufferLimit {
             guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
             for (seq, event) in batch {
-                connection.writeBuffer.append(contentsOf: Array("{\"type\":\"event\",\"seq\":\(seq),\"event\":\(event)}\n".utf8))
-                connection.deliveredThrough = seq
+                connection.append(event: event, seq: seq)
             }
             if batch.count < 256 {
                 connection.outboxMayHaveMore = false

@@ -31,6 +31,23 @@ public final class DaemonStore {
         }
     }
 
+    /// Runs `body` in one write transaction, begun and committed with cached statements, rolled back when it throws.
+    /// GRDB's `write` and `inTransaction` prepare BEGIN and COMMIT anew and keep their observers' books each time: on a
+    /// cold cache that was 0.2 ms of a fix's way to its subscriber. The store has no transaction observers to tell.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            try db.raw("BEGIN").run()
+            do {
+                let result = try body(db)
+                try db.raw("COMMIT").run()
+                return result
+            } catch {
+                _ = try? db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
     /// Checkpoints the WAL once it passed `WALCheckpoint.pages`; the loop calls it after a turn's deliveries.
     func checkpointIfDue() throws {
         if checkpoint.isDue { try checkpoint.run(queue) }
@@ -75,10 +92,10 @@ public final class DaemonStore {
     /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
     @discardableResult
     static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64) throws -> Int64 {
-        let seq = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ? RETURNING lastSeq"),
-                                     arguments: [key.uid, key.clientID]) ?? 0
-        try db.cachedStatement(sql: "INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)").execute(
-                       arguments: [key.uid, key.clientID, seq, event, now])
+        let seq = try db.raw("UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ? RETURNING lastSeq")
+            .bind(1, key.uid).bind(2, key.clientID).run() ?? 0
+        try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)")
+            .bind(1, key.uid).bind(2, key.clientID).bind(3, seq).bind(4, event).bind(5, now).run()
         return seq
     }
 
@@ -103,9 +120,9 @@ public final class DaemonStore {
 
     static func setSourcePosition(_ db: Database, _ description: String, _ position: Int) throws {
         // An update in place writes the row's one page; a replace would delete and insert it, the key's index too.
-        try db.cachedStatement(sql: "UPDATE source SET position = ? WHERE description = ?").execute(arguments: [position, description])
+        try db.raw("UPDATE source SET position = ? WHERE description = ?").bind(1, Int64(position)).bind(2, description).run()
         if db.changesCount == 0 {
-            try db.cachedStatement(sql: "INSERT INTO source (description, position) VALUES (?, ?)").execute(arguments: [description, position])
+            try db.raw("INSERT INTO source (description, position) VALUES (?, ?)").bind(1, description).bind(2, Int64(position)).run()
         }
     }
 }

@@ -51,13 +51,12 @@ extension Daemon {
         var written = 0.0
         var queued: [QueuedEvent] = []
         do {
-            try store.queue.inTransaction { db in
+            try store.write { db in
                 try Self.storeRegionStates(db, changes)
                 queued = try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
                 written = Self.clock()
-                return .commit
             }
         } catch {
             queued = []
@@ -84,9 +83,9 @@ extension Daemon {
 
     static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
         for change in changes {
-            try db.cachedStatement(sql: "UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE uid = ? AND clientID = ? AND regionID = ?").execute(
-                           arguments: [change.entry.state.rawValue, change.entry.since?.millisecondsSince1970, change.entry.dwellSent,
-                                       change.entry.owner.uid, change.entry.owner.clientID, change.entry.regionID])
+            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE uid = ? AND clientID = ? AND regionID = ?")
+                .bind(1, change.entry.state.rawValue).bind(2, change.entry.since?.millisecondsSince1970).bind(3, change.entry.dwellSent)
+                .bind(4, change.entry.owner.uid).bind(5, change.entry.owner.clientID).bind(6, change.entry.regionID).run()
         }
     }
 
@@ -109,8 +108,7 @@ extension Daemon {
             guard let connection = connection(for: event.client) else { continue }
             if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
                connection.writeBuffer.count < Connection.writeBufferLimit {
-                connection.writeBuffer.append(contentsOf: Array("{\"type\":\"event\",\"seq\":\(event.seq),\"event\":\(event.event)}\n".utf8))
-                connection.deliveredThrough = event.seq
+                connection.append(event: event.event, seq: event.seq)
                 sent.insert(event.client)
             } else {
                 connection.outboxMayHaveMore = true

@@ -34,10 +34,9 @@ extension Daemon {
         let changes = regions.advance(to: now)
         let events = Self.regionEvents(changes)
         do {
-            try store.queue.inTransaction { db in
+            try store.write { db in
                 try Self.storeRegionStates(db, changes)
                 try enqueue(db, events, now: now)
-                return .commit
             }
         } catch {
             logger.error("cannot store region events", metadata: ["error": "\(error)"])
@@ -61,9 +60,8 @@ extension Daemon {
         let events = statusEvents(change, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
         guard !events.isEmpty else { return }
         do {
-            try store.queue.inTransaction { db in
+            try store.write { db in
                 try enqueue(db, events, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
-                return .commit
             }
         } catch {
             logger.error("cannot store a status event", metadata: ["error": "\(error)"])

@@ -25,14 +25,13 @@ extension Daemon {
     func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws -> [QueuedEvent] {
         var queued: [QueuedEvent] = []
         for (client, _, event) in events {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT disabled, lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
-                """), arguments: [client.uid, client.clientID]), !(row["disabled"] as Bool) else { continue }
-            let pending: Int = row["pending"], dropped: Int = row["dropped"]
-            let room = limits.maximumPendingEvents - pending
+            guard let row = try db.raw("SELECT disabled, lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
+                .bind(1, client.uid).bind(2, client.clientID).run(reading: { (disabled: $0[0] != 0, pending: Int($0[1]), dropped: Int($0[2])) }),
+                  !row.disabled else { continue }
+            let dropped = row.dropped
+            let room = limits.maximumPendingEvents - row.pending
             guard room >= (dropped > 0 ? 2 : 1) else {
-                try db.cachedStatement(sql: "UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?").execute(
-                               arguments: [client.uid, client.clientID])
+                try db.raw("UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run()
                 continue
             }
             if dropped > 0 { queued.append(try reportDropped(db, client, dropped, now: now)) }
@@ -44,14 +43,11 @@ extension Daemon {
 
     /// After an ack: records it and, when events were dropped and there is room now, says so at once.
     func acknowledge(_ db: Database, _ client: ClientKey, through seq: Int64) throws {
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?").execute(
-                       arguments: [client.uid, client.clientID, seq])
-        try db.cachedStatement(sql: "UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?").execute(
-                       arguments: [seq, client.uid, client.clientID])
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT lastSeq - ackedThrough AS pending, dropped FROM client WHERE uid = ? AND clientID = ?
-            """), arguments: [client.uid, client.clientID]) else { return }
-        let pending: Int = row["pending"], dropped: Int = row["dropped"]
+        try db.raw("DELETE FROM outbox WHERE uid = ? AND clientID = ? AND seq <= ?").bind(1, client.uid).bind(2, client.clientID).bind(3, seq).run()
+        try db.raw("UPDATE client SET ackedThrough = MAX(ackedThrough, ?) WHERE uid = ? AND clientID = ?")
+            .bind(1, seq).bind(2, client.uid).bind(3, client.clientID).run()
+        guard let (pending, dropped) = try db.raw("SELECT lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
+            .bind(1, client.uid).bind(2, client.clientID).run(reading: { (Int($0[0]), Int($0[1])) }) else { return }
         if dropped > 0 && pending < limits.maximumPendingEvents {
             _ = try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
             if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
@@ -60,8 +56,7 @@ extension Daemon {
 
     /// Unacknowledged events of a client, without counting the outbox.
     func pending(_ db: Database, _ client: ClientKey) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT lastSeq - ackedThrough FROM client WHERE uid = ? AND clientID = ?"),
-                         arguments: [client.uid, client.clientID]) ?? 0
+        Int(try db.raw("SELECT lastSeq - ackedThrough FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0)
     }
 
     private func reportDropped(_ db: Database, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws -> QueuedEvent {

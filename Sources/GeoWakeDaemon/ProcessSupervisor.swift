@@ -261,7 +261,7 @@ public final class ProcessSupervisor: ClientActivation {
         let removed = saved.keys.filter { current[$0] == nil }
         guard !changed.isEmpty || !removed.isEmpty else { return }
         do {
-            try daemon.store.queue.write { db in
+            try daemon.store.write { db in
                 for (client, row) in changed { try AppTable.save(db, client, row) }
                 for client in removed { try AppTable.delete(db, client) }
             }

@@ -79,7 +79,7 @@ extension Daemon {
     /// Runs a store write; a failure becomes an `internal` error reply and nothing is changed.
     func storeWrite<T>(_ body: (GRDB.Database) throws -> T) throws(ProtocolError) -> T {
         do {
-            return try store.queue.write(body)
+            return try store.write(body)
         } catch let error as ProtocolError {
             throw error
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JSONLines
 import LocationServices
 
 /// One client's detector memory, stored in its subscription row in the same transaction as the events that
@@ -23,12 +24,14 @@ struct ServiceMemory {
     init(client: ClientKey, kind: String, _ memory: ReportMemory) {
         self.client = client
         self.kind = kind
-        var fields: [String] = []
-        if let latitude = memory.latitude { fields.append("\"latitude\":\(latitude)") }
-        if let longitude = memory.longitude { fields.append("\"longitude\":\(longitude)") }
-        if let at = memory.at { fields.append("\"at\":\(at.millisecondsSince1970)") }
-        if let lastSeen = memory.lastSeen { fields.append("\"lastSeen\":\(lastSeen.millisecondsSince1970)") }
-        json = "{" + fields.joined(separator: ",") + "}"
+        var writer = JSONLineWriter(reservingCapacity: 96)
+        writer.beginObject()
+        if let latitude = memory.latitude { writer.field("latitude", exactly: latitude) }
+        if let longitude = memory.longitude { writer.field("longitude", exactly: longitude) }
+        if let at = memory.at { writer.field("at", Int(at.millisecondsSince1970)) }
+        if let lastSeen = memory.lastSeen { writer.field("lastSeen", Int(lastSeen.millisecondsSince1970)) }
+        writer.endObject()
+        json = String(decoding: writer.bytes, as: UTF8.self)
     }
 
     static func registerMigration(_ migrator: inout DatabaseMigrator) {
@@ -38,7 +41,7 @@ struct ServiceMemory {
     }
 
     func store(_ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?").execute(
-                       arguments: [json, client.uid, client.clientID, kind])
+        try db.raw("UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?")
+            .bind(1, json).bind(2, client.uid).bind(3, client.clientID).bind(4, kind).run()
     }
 }

@@ -60,6 +60,20 @@ public struct JSONLineWriter: Sendable {
         appendNumber(value, decimals: decimals)
     }
 
+    /// Swift's shortest form that reads back as the same `Double` (`null` when not finite), for values stored to
+    /// be restored exactly.
+    public mutating func field(_ key: StaticString, exactly value: Double) {
+        appendKey(key)
+        guard value.isFinite else { return appendLiteral("null") }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// A value that is already JSON text, copied as it is.
+    public mutating func field(_ key: StaticString, json: String) {
+        appendKey(key)
+        bytes.append(contentsOf: json.utf8)
+    }
+
     /// ISO 8601 UTC with milliseconds and `Z`, e.g. `2014-12-31T03:07:19.000Z`.
     public mutating func field(_ key: StaticString, _ value: Timestamp) {
         appendKey(key)
