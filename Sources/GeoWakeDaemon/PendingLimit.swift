@@ -25,6 +25,11 @@ extension Daemon {
     func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws -> [QueuedEvent] {
         var queued: [QueuedEvent] = []
         for (client, _, event) in events {
+            if let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970,
+                                                 pendingBelow: limits.maximumPendingEvents) {
+                queued.append(QueuedEvent(client: client, seq: seq, event: event))
+                continue
+            }
             guard let row = try db.raw("SELECT disabled, lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
                 .bind(1, client.uid).bind(2, client.clientID).run(reading: { (disabled: $0[0] != 0, pending: Int($0[1]), dropped: Int($0[2])) }),
                   !row.disabled else { continue }
