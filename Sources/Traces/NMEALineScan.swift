@@ -1,21 +1,27 @@
 import CIntrinsics
 
-/// Finds the parts of the common NMEA line, `$` body `*` checksum line end, with two SSE2 searches: finding
-/// the line feed, then a second `$`, then the `*`, each by its own `memchr` call, was a tenth of `geowake
-/// locate`'s time. Lines it does not vouch for go the general way (`NMEAReader.processLine`).
-enum NMEALineScan {
-    /// For a line whose `$` is just before `body`: the offsets from `body` of the first `*` (at most
-    /// `maximumBody`) and of the line feed, when the line has both, in that order, and no other `$`.
+/// The parts of the common NMEA line, `$` body `*` checksum line end, found in one SSE2 pass (`nmea_scan_line`):
+/// the `*`, the line feed, the checksum and the commas. Lines it does not vouch for go the general way
+/// (`NMEAReader.processLine`).
+struct NMEALineScan {
+    /// Offsets from the body (just after `$`) of the first `*` and of the line feed.
+    let star: Int
+    let lineFeed: Int
+    /// The XOR of the body's bytes, to compare with the hex digits after the `*`.
+    let checksum: UInt8
+    /// Bit k set when body byte k is a comma, for k below `star`; complete only when `star <= commaLimit`.
+    let commas: (low: UInt64, high: UInt64)
+    static let commaLimit = 128
+
+    /// For a line whose `$` is just before `body`: its parts, when the first `*` (at most `maximumBody` bytes in)
+    /// comes before any other `$` or line feed, and a line feed follows it before any `$`.
     @inline(__always)
-    static func commonLine(_ body: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, maximumBody: Int)
-        -> (star: Int, lineFeed: Int)? {
-        let available = end - body
-        let star = first_of_three(body, available, UInt8(ascii: "*"), UInt8(ascii: "$"), UInt8(ascii: "\n"))
-        guard star < available, star <= maximumBody, body[star] == UInt8(ascii: "*") else { return nil }
-        let afterStar = body + star + 1
-        let lineFeed = star + 1 + first_of_three(afterStar, available - star - 1, UInt8(ascii: "\n"), UInt8(ascii: "$"),
-                                                 UInt8(ascii: "\n"))
-        guard lineFeed < available, body[lineFeed] == UInt8(ascii: "\n") else { return nil }
-        return (star, lineFeed)
+    init?(_ body: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, maximumBody: Int) {
+        var scan = nmea_line_scan()
+        guard nmea_scan_line(body, end - body, maximumBody, &scan) != 0 else { return nil }
+        star = scan.star
+        lineFeed = scan.line_feed
+        checksum = scan.checksum
+        commas = scan.commas
     }
 }

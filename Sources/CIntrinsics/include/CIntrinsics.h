@@ -84,24 +84,89 @@ static inline uint64_t fixed_edges_crossing(const int32_t *xy, uint64_t mask, in
     return crossing;
 }
 
-/// The offset of the first of the `n` bytes at `p` equal to `a`, `b` or `c`, or `n` when there is none:
-/// sixteen bytes a compare with SSE2 (the bytes of a short NMEA line in a few steps, no call, unlike `memchr`).
-/// Reads nothing at or past `p + n`.
-static inline long first_of_three(const uint8_t *p, long n, uint8_t a, uint8_t b, uint8_t c) {
-    long i = 0;
+/// What one pass over a common NMEA line finds (`nmea_scan_line`).
+struct nmea_line_scan {
+    /// Offsets from the body (just after `$`) of the first `*` and of the line feed after it.
+    long star, line_feed;
+    /// Bit k of word k / 64 set when body byte k is a comma, for every k below both `star` and 128.
+    uint64_t commas[2];
+    /// The XOR of the body's bytes before the `*`: the sentence's checksum.
+    uint8_t checksum;
+};
+
+/// One pass over the line whose body starts at `p` (`n` bytes available), sixteen bytes a step with SSE2: the first
+/// of `*`, `$` and line feed must be a `*` at offset at most `maximum_body`, and the first `$` or line feed after it a
+/// line feed; then `out` holds the line's parts and the result is 1. Otherwise 0, and `out` is not to be used.
+/// Finding the `*`, then the line feed, then summing the checksum and then each comma, in passes of their
+/// own, was most of the cost of reading a common line. Reads nothing at or past `p + n`.
+static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, struct nmea_line_scan *out) {
+    out->commas[0] = 0;
+    out->commas[1] = 0;
 #if defined(__SSE2__)
-    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), vc = _mm_set1_epi8((char)c);
-    for (; i + 16 <= n; i += 16) {
-        const __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)), _mm_cmpeq_epi8(v, vc));
-        const int mask = _mm_movemask_epi8(hit);
-        if (mask != 0) return i + __builtin_ctz((unsigned)mask);
+    const __m128i star = _mm_set1_epi8('*'), dollar = _mm_set1_epi8('$'), line_feed = _mm_set1_epi8('\n');
+    const __m128i comma = _mm_set1_epi8(','), lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m128i sum = _mm_setzero_si128(), v;
+    long i = 0;
+    int ends;
+    // The last bytes of the buffer are copied to a zeroed block: a zero matches nothing and sums to nothing.
+#define NMEA_LOAD_BLOCK() \
+    if (i + 16 <= n) { \
+        v = _mm_loadu_si128((const __m128i *)(p + i)); \
+    } else { \
+        uint8_t tail[16] = {0}; \
+        for (long k = 0; k < n - i; k++) tail[k] = p[i + k]; \
+        v = _mm_loadu_si128((const __m128i *)tail); \
     }
+    for (;; i += 16) {
+        if (i >= n || i > maximum_body) return 0;
+        NMEA_LOAD_BLOCK()
+        const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
+        const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
+        const unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+        if (stops == 0) {
+            sum = _mm_xor_si128(sum, v);
+            if (i < 128) out->commas[i >> 6] |= (uint64_t)commas << (i & 63);
+            continue;
+        }
+        const int k = __builtin_ctz((unsigned)stops);
+        if (p[i + k] != '*' || i + k > maximum_body) return 0;
+        out->star = i + k;
+        if (i < 128) out->commas[i >> 6] |= (uint64_t)(commas & ((1u << k) - 1)) << (i & 63);
+        sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
+        ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+        break;
+    }
+    while (ends == 0) {
+        i += 16;
+        if (i >= n) return 0;
+        NMEA_LOAD_BLOCK()
+        ends = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed)));
+    }
+#undef NMEA_LOAD_BLOCK
+    const long end = i + __builtin_ctz((unsigned)ends);
+    if (p[end] != '\n') return 0;
+    out->line_feed = end;
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 8));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 4));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 2));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 1));
+    out->checksum = (uint8_t)_mm_cvtsi128_si32(sum);
+    return 1;
+#else
+    uint8_t checksum = 0;
+    long i = 0;
+    for (; i < n && p[i] != '*' && p[i] != '$' && p[i] != '\n'; i++) {
+        checksum ^= p[i];
+        if (p[i] == ',' && i < 128) out->commas[i >> 6] |= (uint64_t)1 << (i & 63);
+    }
+    if (i >= n || p[i] != '*' || i > maximum_body) return 0;
+    out->star = i;
+    for (i++; i < n && p[i] != '$' && p[i] != '\n'; i++) {}
+    if (i >= n || p[i] != '\n') return 0;
+    out->line_feed = i;
+    out->checksum = checksum;
+    return 1;
 #endif
-    for (; i < n; i++) {
-        if (p[i] == a || p[i] == b || p[i] == c) return i;
-    }
-    return n;
 }
 
 #endif

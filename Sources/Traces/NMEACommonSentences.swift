@@ -1,0 +1,60 @@
+import GeoWakeCore
+
+/// GGA and RMC, most of what a receiver sends, read from a common line (`NMEALineScan`) without a second pass
+/// over its bytes: the checksum and commas come from the scan, the fields from `NMEACommonFields`. A sentence that
+/// reader does not vouch for, and every other sentence, is dispatched as from the general framing.
+extension NMEASentenceParser {
+    mutating func processCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) {
+        guard verify(body, bodyCount: line.star, count: line.lineFeed, checksum: line.checksum) else { return }
+        if line.star <= NMEALineScan.commaLimit, line.star >= 6 {
+            switch NMEASentenceParser.commonType(body) {
+            case NMEASentenceParser.gga:
+                if let gga = readGGA(body, line) { return merge(gga, emit) }
+            case NMEASentenceParser.rmc:
+                if let rmc = readRMC(body, line) { return merge(rmc, emit) }
+            default: break
+            }
+        }
+        dispatch(body, line.star, emit)
+    }
+
+    /// The sentence type (as `dispatch` codes it) of an address of five upper-case letters followed by a comma,
+    /// not proprietary; 0 for any other. The caller checked that the body has six bytes before its `*`.
+    @inline(__always) private static func commonType(_ body: UnsafePointer<UInt8>) -> UInt32 {
+        let a = UInt8(ascii: "A")
+        let notLetter = max(body[0] &- a, body[1] &- a, body[2] &- a, body[3] &- a, body[4] &- a) >= 26
+        guard !notLetter, body[5] == UInt8(ascii: ","), body[0] != UInt8(ascii: "P") else { return 0 }
+        return UInt32(body[2]) << 16 | UInt32(body[3]) << 8 | UInt32(body[4])
+    }
+
+    private func readGGA(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEAGGA? {
+        var f = NMEACommonFields(body, line)
+        let gga = NMEAGGA(timeOfDay: f.timeOfDay(), position: f.position(), quality: f.integer(maximum: 9),
+                          satellites: f.integer(maximum: 99), hdop: f.decimal(Self.hdopRange),
+                          altitude: f.decimal(Self.altitudeRange))
+        return f.isVouched ? gga : nil
+    }
+
+    private mutating func readRMC(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEARMC? {
+        var f = NMEACommonFields(body, line)
+        var rmc = NMEARMC(timeOfDay: f.timeOfDay(), status: f.character(), position: f.position(),
+                          knots: f.decimal(Self.speedRange), course: f.decimal(Self.courseRange),
+                          day: f.date(&dateMemo, calendar))
+        f.skipOptional(2)   // magnetic variation and its direction
+        rmc.faaMode = f.hasMoreFields ? f.first() : nil
+        return f.isVouched ? rmc : nil
+    }
+}
+
+extension NMEACommonFields {
+    /// Latitude and longitude (four fields); nil when all are empty, refused when one half is missing.
+    mutating func position() -> NMEAPosition? {
+        let latitude = angle(maximumDegrees: 90, positive: NMEASentenceParser.north, negative: NMEASentenceParser.south)
+        let longitude = angle(maximumDegrees: 180, positive: NMEASentenceParser.east, negative: NMEASentenceParser.west)
+        guard let latitude, let longitude else {
+            if latitude != nil || longitude != nil { refuseField() }
+            return nil
+        }
+        return NMEAPosition(latitude: latitude, longitude: longitude)
+    }
+}
