@@ -6,16 +6,22 @@ import GeoWakeCore
 extension NMEASentenceParser {
     mutating func processCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) {
         guard verify(body, bodyCount: line.star, count: line.lineFeed, checksum: line.checksum) else { return }
-        if line.star <= NMEALineScan.commaLimit, line.star >= 6 {
-            switch NMEASentenceParser.commonType(body) {
-            case NMEASentenceParser.gga:
-                if let gga = readGGA(body, line) { return merge(gga, emit) }
-            case NMEASentenceParser.rmc:
-                if let rmc = readRMC(body, line) { return merge(rmc, emit) }
-            default: break
-            }
+        switch readCommon(body, line) {
+        case .gga(let gga): merge(gga, emit)
+        case .rmc(let rmc): merge(rmc, emit)
+        case nil: dispatch(body, line.star, emit)
         }
-        dispatch(body, line.star, emit)
+    }
+
+    /// A GGA or RMC this reader vouches for, else nil.
+    @inline(__always)
+    mutating func readCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEACommonSentence? {
+        guard line.star <= NMEALineScan.commaLimit, line.star >= 6 else { return nil }
+        switch NMEASentenceParser.commonType(body) {
+        case NMEASentenceParser.gga: return readGGA(body, line).map { .gga($0) }
+        case NMEASentenceParser.rmc: return readRMC(body, line).map { .rmc($0) }
+        default: return nil
+        }
     }
 
     /// The sentence type (as `dispatch` codes it) of an address of five upper-case letters followed by a comma,
@@ -57,4 +63,9 @@ extension NMEACommonFields {
         }
         return NMEAPosition(latitude: latitude, longitude: longitude)
     }
+}
+
+enum NMEACommonSentence {
+    case gga(NMEAGGA)
+    case rmc(NMEARMC)
 }
