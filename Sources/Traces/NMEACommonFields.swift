@@ -40,14 +40,14 @@ struct NMEACommonFields {
             end = commas.low.trailingZeroBitCount
             commas.low &= commas.low &- 1
         } else if commas.high != 0 {
-            end = 64 + commas.high.trailingZeroBitCount
+            end = 64 &+ commas.high.trailingZeroBitCount
             commas.high &= commas.high &- 1
         } else {
             end = star
             exhausted = true
         }
-        count = end - start
-        next = end + 1
+        count = end &- start
+        next = end &+ 1
         return true
     }
 
@@ -56,33 +56,33 @@ struct NMEACommonFields {
         return nil
     }
 
-    mutating func refuseField() { isVouched = false }
+    @inline(__always) mutating func refuseField() { isVouched = false }
 
     /// The eight bytes at `offset`, the first in the lowest byte.
     @inline(__always) private func load(_ offset: Int) -> UInt64? {
-        guard offset + 8 <= loadLimit else { return nil }
+        guard offset &+ 8 <= loadLimit else { return nil }
         return UInt64(littleEndian: UnsafeRawPointer(body + offset).loadUnaligned(as: UInt64.self))
     }
 
     var hasMoreFields: Bool { !exhausted }
 
-    mutating func skipOptional(_ fields: Int) {
+    @inline(__always) mutating func skipOptional(_ fields: Int) {
         for _ in 0..<fields where !exhausted { _ = advance() }
     }
 
     /// The first byte of an optional indicator field (FAA mode), nil when it is empty.
-    mutating func first() -> UInt8? {
+    @inline(__always) mutating func first() -> UInt8? {
         guard advance(), count > 0 else { return nil }
         return body[start]
     }
 
-    mutating func character() -> UInt8? {
+    @inline(__always) mutating func character() -> UInt8? {
         guard advance(), count > 0 else { return nil }
         guard count == 1 else { return refuse() }
         return body[start]
     }
 
-    mutating func integer(maximum: Int) -> Int? {
+    @inline(__always) mutating func integer(maximum: Int) -> Int? {
         guard advance(), count > 0 else { return nil }
         guard count <= 8, let word = load(start), SWARDigits.nonDigits(word, first: count) == 0 else { return refuse() }
         let value = Int(SWARDigits.value(word, digits: count))
@@ -91,14 +91,14 @@ struct NMEACommonFields {
     }
 
     /// A decimal of up to eight characters after its sign, with or without a point.
-    mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
+    @inline(__always) mutating func decimal(_ range: ClosedRange<Double>) -> Double? {
         guard advance(), count > 0 else { return nil }
         var p = start, n = count
         let sign = body[p]
         let negative = sign == UInt8(ascii: "-")
         if negative || sign == UInt8(ascii: "+") {
-            p += 1
-            n -= 1
+            p &+= 1
+            n &-= 1
         }
         guard n >= 1, n <= 8, let word = load(p) else { return refuse() }
         let others = SWARDigits.nonDigits(word, first: n)
@@ -109,12 +109,12 @@ struct NMEACommonFields {
         } else {
             // One point and digits on at least one side of it.
             let point = others.trailingZeroBitCount >> 3
-            guard n > 1, body[p + point] == UInt8(ascii: "."), others & (others &- 1) == 0 else { return refuse() }
-            scale = n - point - 1
+            guard n > 1, body[p &+ point] == UInt8(ascii: "."), others & (others &- 1) == 0 else { return refuse() }
+            scale = n &- point &- 1
             mantissa = point > 0 ? SWARDigits.value(word, digits: point) : 0
             if scale > 0 {
                 mantissa = mantissa &* SWARDigits.powersOfTen[scale]
-                    &+ SWARDigits.value(word >> (8 * UInt64(point + 1)), digits: scale)
+                    &+ SWARDigits.value(word >> (8 &* UInt64(point &+ 1)), digits: scale)
             }
         }
         guard let value = NMEAFields.decimal(mantissa: Int64(mantissa), scale: scale, negative: negative, range) else {
@@ -123,14 +123,15 @@ struct NMEACommonFields {
         return value
     }
 
-    /// `hhmmss` with a fraction of up to three digits, in milliseconds.
-    mutating func timeOfDay() -> Int32? {
+    /// `hhmmss` with a fraction of up to three digits, in milliseconds, through `memo` as the general reader's.
+    @inline(__always) mutating func timeOfDay(_ memo: inout NMEAFieldMemo<Int32?>) -> Int32? {
         guard advance(), count > 0 else { return nil }
-        guard count >= 6, count <= 10, let word = load(start), let fraction = load(start + 7),
+        if memo.matches(body + start, available: count) != nil, let time = memo.value { return time }
+        guard count >= 6, count <= 10, let word = load(start), let fraction = load(start &+ 7),
               SWARDigits.nonDigits(word, first: 6) == 0 else { return refuse() }
         var millis: UInt64 = 0
         if count > 6 {
-            let fractionDigits = count - 7
+            let fractionDigits = count &- 7
             guard word >> 48 & 0xFF == UInt64(UInt8(ascii: ".")),
                   SWARDigits.nonDigits(fraction, first: fractionDigits) == 0 else { return refuse() }
             // The missing digits of the three read as 0.
@@ -142,32 +143,57 @@ struct NMEACommonFields {
         let h: UInt64 = pairs & 0xFF, m: UInt64 = pairs >> 16 & 0xFF, s: UInt64 = pairs >> 32 & 0xFF
         guard h < 24, m < 60, s <= 60 else { return refuse() }
         let seconds: UInt64 = (h &* 60 &+ m) &* 60 &+ s
-        return Int32(truncatingIfNeeded: seconds &* 1000 &+ millis)
+        let time = Int32(truncatingIfNeeded: seconds &* 1000 &+ millis)
+        memo.remember(body + start, count: count, time)
+        return time
     }
 
-    /// A latitude or longitude and its hemisphere (two fields), `dddmm.mmmm` with one to six whole and one to
-    /// eight fraction digits. Nil when both fields are empty.
-    mutating func angle(maximumDegrees: Int64, positive: UInt8, negative: UInt8) -> Double? {
+    /// Latitude and longitude (four fields), through `memo` as the general reader's: an RMC repeats the position
+    /// text of its epoch's GGA. Nil when all four are empty; one half without the other is refused.
+    @inline(__always) mutating func position(_ memo: inout NMEAFieldMemo<NMEAPosition?>) -> NMEAPosition? {
         guard advance() else { return nil }
-        let text = start, length = count
+        let latitude = (start, count)
         guard advance() else { return nil }
-        if length == 0 && count == 0 { return nil }
-        let hemisphere = body[start]
-        guard count == 1, hemisphere == positive || hemisphere == negative, let word = load(text) else { return refuse() }
+        let north = (start, count)
+        guard advance() else { return nil }
+        let longitude = (start, count)
+        guard advance() else { return nil }
+        let text = body + latitude.0, length = start &+ count &- latitude.0
+        if memo.matches(text, available: length) != nil, let position = memo.value { return position }
+        let φ = angle(latitude, north, maximumDegrees: 90, NMEASentenceParser.north, NMEASentenceParser.south)
+        let λ = angle(longitude, (start, count), maximumDegrees: 180, NMEASentenceParser.east, NMEASentenceParser.west)
+        guard isVouched else { return nil }
+        var position: NMEAPosition?
+        if let φ, let λ {
+            position = NMEAPosition(latitude: φ, longitude: λ)
+        } else if φ != nil || λ != nil {
+            return refuse()
+        }
+        memo.remember(text, count: length, position)
+        return position
+    }
+
+    /// A latitude or longitude (`dddmm.mmmm`, one to six whole and one to eight fraction digits) and its hemisphere,
+    /// each field given by its offset and length. Nil when both are empty.
+    @inline(__always) private mutating func angle(_ field: (start: Int, count: Int), _ hemisphere: (start: Int, count: Int),
+                                                  maximumDegrees: Int64, _ positive: UInt8, _ negative: UInt8) -> Double? {
+        if field.count == 0 && hemisphere.count == 0 { return nil }
+        let side = body[hemisphere.start]
+        guard hemisphere.count == 1, side == positive || side == negative, let word = load(field.start) else { return refuse() }
         let wholeDigits = SWARDigits.nonDigits(word, first: 8).trailingZeroBitCount >> 3
-        let fractionDigits = length - wholeDigits - 1
+        let fractionDigits = field.count &- wholeDigits &- 1
         guard wholeDigits >= 1, wholeDigits <= 6, fractionDigits >= 1, fractionDigits <= 8,
-              body[text + wholeDigits] == UInt8(ascii: "."), let fractionWord = load(text + wholeDigits + 1),
+              body[field.start &+ wholeDigits] == UInt8(ascii: "."), let fractionWord = load(field.start &+ wholeDigits &+ 1),
               SWARDigits.nonDigits(fractionWord, first: fractionDigits) == 0 else { return refuse() }
         let whole = Int64(SWARDigits.value(word, digits: wholeDigits))
         let fraction = Int64(SWARDigits.value(fractionWord, digits: fractionDigits))
         guard let value = NMEAFields.degrees(whole: whole, fraction: fraction, fractionDigits: fractionDigits,
                                              maximumDegrees: maximumDegrees) else { return refuse() }
-        return hemisphere == negative ? -value : value
+        return side == negative ? -value : value
     }
 
     /// RMC's `ddmmyy` as a day number, through `memo` as the general reader's.
-    mutating func date(_ memo: inout NMEAFieldMemo<Int?>, _ calendar: NMEACalendar) -> Int? {
+    @inline(__always) mutating func date(_ memo: inout NMEAFieldMemo<Int?>, _ calendar: NMEACalendar) -> Int? {
         guard advance(), count > 0 else { return nil }
         if memo.matches(body + start, available: count) != nil, let day = memo.value { return day }
         guard count == 6, let word = load(start), SWARDigits.nonDigits(word, first: 6) == 0 else { return refuse() }
@@ -188,7 +214,7 @@ enum SWARDigits {
 
     /// All bits of the first `n` bytes (0…8).
     @inline(__always) static func lowBytes(_ n: Int) -> UInt64 {
-        n >= 8 ? ~0 : (1 << (8 * UInt64(n))) &- 1
+        n >= 8 ? ~0 : (1 << (8 &* UInt64(n))) &- 1
     }
 
     /// The top bit of each of the first `n` bytes that is not an ASCII digit: zero when all are digits. A byte
@@ -201,7 +227,7 @@ enum SWARDigits {
     /// The number the first `digits` bytes (1…8, all digits) spell: shifted up so that the bytes before them
     /// read as leading zeros, then combined in pairs, fours and eights with three multiplications.
     @inline(__always) static func value(_ word: UInt64, digits: Int) -> UInt64 {
-        var v: UInt64 = (word ^ zeros) << (64 - 8 * UInt64(digits))
+        var v: UInt64 = (word ^ zeros) << (64 &- 8 &* UInt64(digits))
         v = v &* 10 &+ (v >> 8)
         let hundreds: UInt64 = (v & 0x0000_00FF_0000_00FF) &* (100 + (1_000_000 << 32))
         let ones: UInt64 = ((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 + (10_000 << 32))

@@ -33,35 +33,22 @@ extension NMEASentenceParser {
         return UInt32(body[2]) << 16 | UInt32(body[3]) << 8 | UInt32(body[4])
     }
 
-    private func readGGA(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEAGGA? {
+    @inline(never) private mutating func readGGA(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEAGGA? {
         var f = NMEACommonFields(body, line)
-        let gga = NMEAGGA(timeOfDay: f.timeOfDay(), position: f.position(), quality: f.integer(maximum: 9),
+        let gga = NMEAGGA(timeOfDay: f.timeOfDay(&timeMemo), position: f.position(&positionMemo), quality: f.integer(maximum: 9),
                           satellites: f.integer(maximum: 99), hdop: f.decimal(Self.hdopRange),
                           altitude: f.decimal(Self.altitudeRange))
         return f.isVouched ? gga : nil
     }
 
-    private mutating func readRMC(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEARMC? {
+    @inline(never) private mutating func readRMC(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEARMC? {
         var f = NMEACommonFields(body, line)
-        var rmc = NMEARMC(timeOfDay: f.timeOfDay(), status: f.character(), position: f.position(),
+        var rmc = NMEARMC(timeOfDay: f.timeOfDay(&timeMemo), status: f.character(), position: f.position(&positionMemo),
                           knots: f.decimal(Self.speedRange), course: f.decimal(Self.courseRange),
                           day: f.date(&dateMemo, calendar))
         f.skipOptional(2)   // magnetic variation and its direction
         rmc.faaMode = f.hasMoreFields ? f.first() : nil
         return f.isVouched ? rmc : nil
-    }
-}
-
-extension NMEACommonFields {
-    /// Latitude and longitude (four fields); nil when all are empty, refused when one half is missing.
-    mutating func position() -> NMEAPosition? {
-        let latitude = angle(maximumDegrees: 90, positive: NMEASentenceParser.north, negative: NMEASentenceParser.south)
-        let longitude = angle(maximumDegrees: 180, positive: NMEASentenceParser.east, negative: NMEASentenceParser.west)
-        guard let latitude, let longitude else {
-            if latitude != nil || longitude != nil { refuseField() }
-            return nil
-        }
-        return NMEAPosition(latitude: latitude, longitude: longitude)
     }
 }
 
