@@ -66,6 +66,12 @@ struct NMEACommonFields {
 
     var hasMoreFields: Bool { !exhausted }
 
+    /// The next field's offset and length, nil past the last.
+    mutating func field() -> (start: Int, count: Int)? {
+        guard advance() else { return nil }
+        return (start, count)
+    }
+
     @inline(__always) mutating func skipOptional(_ fields: Int) {
         for _ in 0..<fields where !exhausted { _ = advance() }
     }
@@ -129,21 +135,11 @@ struct NMEACommonFields {
         if memo.matches(body + start, available: count) != nil, let time = memo.value { return time }
         guard count >= 6, count <= 10, let word = load(start), let fraction = load(start &+ 7),
               SWARDigits.nonDigits(word, first: 6) == 0 else { return refuse() }
-        var millis: UInt64 = 0
         if count > 6 {
-            let fractionDigits = count &- 7
             guard word >> 48 & 0xFF == UInt64(UInt8(ascii: ".")),
-                  SWARDigits.nonDigits(fraction, first: fractionDigits) == 0 else { return refuse() }
-            // The missing digits of the three read as 0.
-            let digits = (fraction ^ SWARDigits.zeros) & SWARDigits.lowBytes(fractionDigits)
-            let tenths: UInt64 = (digits & 0xFF) &* 100, hundredths: UInt64 = (digits >> 8 & 0xFF) &* 10
-            millis = tenths &+ hundredths &+ (digits >> 16 & 0xFF)
+                  SWARDigits.nonDigits(fraction, first: count &- 7) == 0 else { return refuse() }
         }
-        let pairs = SWARDigits.pairs(word)
-        let h: UInt64 = pairs & 0xFF, m: UInt64 = pairs >> 16 & 0xFF, s: UInt64 = pairs >> 32 & 0xFF
-        guard h < 24, m < 60, s <= 60 else { return refuse() }
-        let seconds: UInt64 = (h &* 60 &+ m) &* 60 &+ s
-        let time = Int32(truncatingIfNeeded: seconds &* 1000 &+ millis)
+        guard let time = SWARDigits.timeOfDay(word, fraction, fractionDigits: max(count &- 7, 0)) else { return refuse() }
         memo.remember(body + start, count: count, time)
         return time
     }
@@ -232,6 +228,19 @@ enum SWARDigits {
         let hundreds: UInt64 = (v & 0x0000_00FF_0000_00FF) &* (100 + (1_000_000 << 32))
         let ones: UInt64 = ((v >> 16) & 0x0000_00FF_0000_00FF) &* (1 + (10_000 << 32))
         return (hundreds &+ ones) >> 32 & 0xFFFF_FFFF
+    }
+
+    /// Milliseconds into the day of the digits `hhmmss` in `word` and of the first `fractionDigits` (0…3) in
+    /// `fraction`, the digits after the point (missing ones read as 0); nil past 23:59:60.
+    @inline(__always) static func timeOfDay(_ word: UInt64, _ fraction: UInt64, fractionDigits: Int) -> Int32? {
+        let digits = (fraction ^ zeros) & lowBytes(fractionDigits)
+        let tenths: UInt64 = (digits & 0xFF) &* 100, hundredths: UInt64 = (digits >> 8 & 0xFF) &* 10
+        let millis: UInt64 = tenths &+ hundredths &+ (digits >> 16 & 0xFF)
+        let pairs = SWARDigits.pairs(word)
+        let h: UInt64 = pairs & 0xFF, m: UInt64 = pairs >> 16 & 0xFF, s: UInt64 = pairs >> 32 & 0xFF
+        guard h < 24, m < 60, s <= 60 else { return nil }
+        let seconds: UInt64 = (h &* 60 &+ m) &* 60 &+ s
+        return Int32(truncatingIfNeeded: seconds &* 1000 &+ millis)
     }
 
     /// Bytes 0, 2, 4 and 6 of the result hold the two-digit numbers of bytes 0–1, 2–3, 4–5 and 6–7.

@@ -1,7 +1,8 @@
 import GeoWakeCore
 
 /// GGA and RMC, most of what a receiver sends, read from a common line (`NMEALineScan`) without a second pass
-/// over its bytes: the checksum and commas come from the scan, the fields from `NMEACommonFields`. A sentence that
+/// over its bytes: the checksum and commas come from the scan, the fields from the digits alone when the line has the
+/// shape of the last one of its type (`NMEAGGAShape`, `NMEARMCShape`), else from `NMEACommonFields`. A sentence that
 /// reader does not vouch for, and every other sentence, is dispatched as from the general framing.
 extension NMEASentenceParser {
     mutating func processCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) {
@@ -18,8 +19,16 @@ extension NMEASentenceParser {
     mutating func readCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEACommonSentence? {
         guard line.star <= NMEALineScan.commaLimit, line.star >= 6 else { return nil }
         switch NMEASentenceParser.commonType(body) {
-        case NMEASentenceParser.gga: return readGGA(body, line).map { .gga($0) }
-        case NMEASentenceParser.rmc: return readRMC(body, line).map { .rmc($0) }
+        case NMEASentenceParser.gga:
+            if let gga = ggaShape.read(body, star: line.star, &timeMemo, &positionMemo) { return .gga(gga) }
+            guard let gga = readGGA(body, line) else { return nil }
+            ggaShape.learn(body, line)
+            return .gga(gga)
+        case NMEASentenceParser.rmc:
+            if let rmc = rmcShape.read(body, star: line.star, &positionMemo, &dateMemo) { return .rmc(rmc) }
+            guard let rmc = readRMC(body, line) else { return nil }
+            rmcShape.learn(body, line, rmc)
+            return .rmc(rmc)
         default: return nil
         }
     }

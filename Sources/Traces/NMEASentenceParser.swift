@@ -16,6 +16,8 @@ struct NMEASentenceParser: Sendable {
     var timeMemo = NMEAFieldMemo<Int32?>()
     var positionMemo = NMEAFieldMemo<NMEAPosition?>()
     var dateMemo = NMEAFieldMemo<Int?>()
+    var ggaShape = NMEAGGAShape()
+    var rmcShape = NMEARMCShape()
     /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
     private var checksumsSeen = false
 

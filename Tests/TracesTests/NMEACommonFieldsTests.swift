@@ -167,4 +167,33 @@ import TestSupport
         }
         #expect(vouched > total / 4 && vouched < total)
     }
+
+    /// Lines of one shape (fixed-width fields, as receivers write them) whose digits vary, some out of range (hour 24
+    /// and more, minute 60, latitude past 90, speed past 2000 knots, 31 February, a quality of 10 to 99): those of
+    /// the shape before are read from their digits alone (`NMEAGGAShape`, `NMEARMCShape`); every one reads as the general
+    /// reader reads it.
+    @Test func linesOfOneShapeWithAnyDigitsReadTheSameBothWays() {
+        var rng = SeededGenerator(seed: 0x7368_6170_6573_2121)
+        func digits(_ n: Int) -> String { String((0..<n).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) }) }
+        func likely(_ n: Int, _ typical: String) -> String { Int.random(in: 0..<8, using: &rng) == 0 ? digits(n) : typical }
+        var text = ""
+        var ggaShapes = Set<[Bool]>()
+        for second in 0..<3_000 {
+            let time = likely(2, "0\(second / 600)") + likely(2, String(10 + second / 60 % 50)) + likely(2, String(10 + second % 50))
+                + "." + digits(2)
+            let position = likely(2, "52") + likely(2, "2\(second % 10)") + "." + digits(5) + ",N,"
+                + likely(3, "011") + likely(2, "5\(second % 10)") + "." + digits(5) + ",\(second % 7 == 0 ? "W" : "E")"
+            let gga = "GPGGA,\(time),\(position),\(digits(1)),\(likely(2, "13")),\(digits(1)).\(digits(2)),"
+                + "\(likely(1, "3"))\(digits(1)).\(digits(1)),M,39.6,M,,"
+            let rmc = "GPRMC,\(time),A,\(position),\(likely(2, "0"))\(digits(1)).\(digits(3)),\(digits(2)).\(digits(1)),"
+                + likely(6, "030624") + ",,,A"
+            text += sentence(gga) + sentence(rmc)
+            if second % 5 == 0 { text += sentence("GPGST,\(time),1.6,1.2,1.0,0.4,1.0,1.1,2.6") }
+            ggaShapes.insert(gga.utf8.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        }
+        #expect(ggaShapes.count < 5)
+        let read = readNMEA(text)
+        #expect(read.statistics.malformed > 100 && read.fixes.count > 1_000)
+        Self.bothWays(text)
+    }
 }

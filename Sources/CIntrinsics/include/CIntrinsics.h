@@ -108,6 +108,38 @@ static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, st
     __m128i sum = _mm_setzero_si128(), v;
     long i = 0;
     int ends;
+    if (n >= 144) {
+        // Nearly every line: its `*` within the 128 bytes the comma bits cover, the buffer going on past them.
+        // Eight blocks at most, no check for the buffer's end, the comma bits kept in registers.
+        uint64_t low = 0, high = 0;
+        for (i = 0; i < 128; i += 16) {
+            v = _mm_loadu_si128((const __m128i *)(p + i));
+            const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
+            const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
+            unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+            if (stops != 0) {
+                const int k = __builtin_ctz((unsigned)stops);
+                if (p[i + k] != '*' || i + k > maximum_body) return 0;
+                out->star = i + k;
+                commas &= (1u << k) - 1;
+                sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
+                ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+            }
+            if (i < 64) low |= (uint64_t)commas << i; else high |= (uint64_t)commas << (i - 64);
+            if (stops != 0) break;
+            sum = _mm_xor_si128(sum, v);
+        }
+        if (i >= 128) return 0;
+        out->commas[0] = low;
+        out->commas[1] = high;
+        while (ends == 0) {
+            i += 16;
+            if (i + 16 > n) return 0;
+            v = _mm_loadu_si128((const __m128i *)(p + i));
+            ends = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed)));
+        }
+        goto found;
+    }
     // The last bytes of the buffer are copied to a zeroed block: a zero matches nothing and sums to nothing.
 #define NMEA_LOAD_BLOCK() \
     if (i + 16 <= n) { \
@@ -143,6 +175,7 @@ static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, st
         ends = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed)));
     }
 #undef NMEA_LOAD_BLOCK
+found:;
     const long end = i + __builtin_ctz((unsigned)ends);
     if (p[end] != '\n') return 0;
     out->line_feed = end;
