@@ -196,4 +196,33 @@ import TestSupport
         #expect(read.statistics.malformed > 100 && read.fixes.count > 1_000)
         Self.bothWays(text)
     }
+
+    /// After one GGA, a second of its shape is read by the shape, to the values the field reader reads from it.
+    @Test func theShapeOfOneGGAReadsTheNextAsTheFieldReaderDoes() throws {
+        let first = Array(sentence("GPGGA,050000.00,5221.69318,S,01156.47967,W,1,13,0.89,-0.8,M,39.6,M,,").utf8.dropFirst())
+        let second = Array(sentence("GPGGA,050001.50,3356.12345,S,15112.54321,W,2,07,1.25,-3.5,M,39.6,M,,").utf8.dropFirst())
+        let other = Array(sentence("GPGGA,050001.50,3356.12345,S,15112.54321,W,2,07,1.25,-3.5,M,39.6,M,1.0,").utf8.dropFirst())
+        var parser = NMEASentenceParser()
+        func scan(_ line: [UInt8], _ body: (UnsafePointer<UInt8>, NMEALineScan) -> Void) throws {
+            try line.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress!
+                body(base, try #require(NMEALineScan(base, base + bytes.count, maximumBody: NMEASentenceParser.maximumBodyLength)))
+            }
+        }
+        try scan(first) { body, line in #expect(parser.readCommon(body, line) != nil) }
+        var byShape: NMEAGGA?
+        try scan(second) { body, line in byShape = parser.ggaShape.read(body, star: line.star, &parser.timeMemo, &parser.positionMemo) }
+        try scan(other) { body, line in #expect(parser.ggaShape.read(body, star: line.star, &parser.timeMemo, &parser.positionMemo) == nil) }
+        var fresh = NMEASentenceParser()
+        var byFields: NMEAGGA?
+        try scan(second) { body, line in
+            if case .gga(let gga) = fresh.readCommon(body, line) { byFields = gga }
+        }
+        let shape = try #require(byShape), fields = try #require(byFields)
+        #expect(shape.timeOfDay == fields.timeOfDay && shape.timeOfDay == 5 * 3_600_000 + 1_500)
+        #expect(shape.position?.latitude == fields.position?.latitude && shape.position?.longitude == fields.position?.longitude)
+        #expect(shape.position?.longitude ?? 0 < 0)
+        #expect(shape.quality == 2 && shape.satellites == 7 && shape.hdop == 1.25 && shape.altitude == -3.5)
+        #expect(fields.quality == 2 && fields.satellites == 7 && fields.hdop == 1.25 && fields.altitude == -3.5)
+    }
 }
