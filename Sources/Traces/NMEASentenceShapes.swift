@@ -4,8 +4,7 @@
 struct NMEAGGAShape: Sendable {
     private var line = NMEALineShape()
     private var timeCount = 0
-    private var latitude = NMEADigitsShape(), longitude = NMEADigitsShape()
-    private var position = (start: 0, count: 0)
+    private var position = NMEAPositionShape()
     private var quality = NMEADigitsShape(), satellites = NMEADigitsShape()
     private var hdop = NMEADigitsShape(), altitude = NMEADigitsShape()
 
@@ -17,19 +16,14 @@ struct NMEAGGAShape: Sendable {
         guard let time = f.field(), let φ = f.field(), let ns = f.field(), let λ = f.field(), let ew = f.field(),
               let quality = f.field(), let satellites = f.field(), let hdop = f.field(), let altitude = f.field(),
               scan.star + 4 >= 6 + 15,
-              var latitude = NMEADigitsShape(body, start: φ.start, count: φ.count, limit: limit),
-              var longitude = NMEADigitsShape(body, start: λ.start, count: λ.count, limit: limit),
+              let position = NMEAPositionShape(body, φ, ns, λ, ew, limit: limit),
               let qualityShape = NMEADigitsShape(body, start: quality.start, count: quality.count, limit: limit),
               let satellitesShape = NMEADigitsShape(body, start: satellites.start, count: satellites.count, limit: limit),
               let hdopShape = NMEADigitsShape(body, start: hdop.start, count: hdop.count, limit: limit),
               let altitudeShape = NMEADigitsShape(body, start: altitude.start, count: altitude.count, limit: limit)
         else { return }
-        latitude.negative = ns.count == 1 && body[ns.start] == NMEASentenceParser.south
-        longitude.negative = ew.count == 1 && body[ew.start] == NMEASentenceParser.west
         timeCount = time.count
-        self.latitude = latitude
-        self.longitude = longitude
-        position = (φ.start, ew.start + ew.count - φ.start)
+        self.position = position
         self.quality = qualityShape
         self.satellites = satellitesShape
         self.hdop = hdopShape
@@ -49,16 +43,9 @@ struct NMEAGGAShape: Sendable {
             // For the GST of this epoch, which the general reader reads.
             timeMemo.remember(body + 6, count: timeCount, time)
         }
-        if !latitude.isEmpty {
-            let text = body + position.start
-            if positionMemo.matches(text, available: position.count) != nil, let remembered = positionMemo.value {
-                gga.position = remembered
-            } else {
-                guard let φ = NMEALineShapes.angle(body, latitude, maximumDegrees: 90),
-                      let λ = NMEALineShapes.angle(body, longitude, maximumDegrees: 180) else { return nil }
-                gga.position = NMEAPosition(latitude: φ, longitude: λ)
-                positionMemo.remember(text, count: position.count, gga.position)
-            }
+        if !position.isEmpty {
+            guard let position = position.read(body, &positionMemo) else { return nil }
+            gga.position = position
         }
         if !quality.isEmpty {
             let value = quality.mantissa(body)
@@ -70,14 +57,10 @@ struct NMEAGGAShape: Sendable {
             guard value <= 99 else { return nil }
             gga.satellites = Int(value)
         }
-        if !hdop.isEmpty {
-            guard let value = NMEALineShapes.decimal(body, hdop, NMEASentenceParser.hdopRange) else { return nil }
-            gga.hdop = value
-        }
-        if !altitude.isEmpty {
-            guard let value = NMEALineShapes.decimal(body, altitude, NMEASentenceParser.altitudeRange) else { return nil }
-            gga.altitude = value
-        }
+        guard let hdop = NMEALineShapes.decimal(body, hdop, NMEASentenceParser.hdopRange) else { return nil }
+        gga.hdop = hdop
+        guard let altitude = NMEALineShapes.decimal(body, altitude, NMEASentenceParser.altitudeRange) else { return nil }
+        gga.altitude = altitude
         return gga
     }
 }
@@ -86,8 +69,7 @@ struct NMEARMCShape: Sendable {
     private var line = NMEALineShape()
     private var timeCount = 0
     private var status: UInt8?
-    private var latitude = NMEADigitsShape(), longitude = NMEADigitsShape()
-    private var position = (start: 0, count: 0)
+    private var position = NMEAPositionShape()
     private var knots = NMEADigitsShape(), course = NMEADigitsShape()
     private var date = (start: 0, count: 0)
     private var faaMode: UInt8?
@@ -101,19 +83,14 @@ struct NMEARMCShape: Sendable {
         guard let time = f.field(), f.field() != nil, let φ = f.field(), let ns = f.field(), let λ = f.field(),
               let ew = f.field(), let knots = f.field(), let course = f.field(), let date = f.field(),
               scan.star + 4 >= 6 + 15,
-              var latitude = NMEADigitsShape(body, start: φ.start, count: φ.count, limit: limit),
-              var longitude = NMEADigitsShape(body, start: λ.start, count: λ.count, limit: limit),
+              let position = NMEAPositionShape(body, φ, ns, λ, ew, limit: limit),
               let knotsShape = NMEADigitsShape(body, start: knots.start, count: knots.count, limit: limit),
               let courseShape = NMEADigitsShape(body, start: course.start, count: course.count, limit: limit),
               !NMEARMCShape.isDigit(rmc.status), !NMEARMCShape.isDigit(rmc.faaMode)
         else { return }
-        latitude.negative = ns.count == 1 && body[ns.start] == NMEASentenceParser.south
-        longitude.negative = ew.count == 1 && body[ew.start] == NMEASentenceParser.west
         timeCount = time.count
         status = rmc.status
-        self.latitude = latitude
-        self.longitude = longitude
-        position = (φ.start, ew.start + ew.count - φ.start)
+        self.position = position
         self.knots = knotsShape
         self.course = courseShape
         self.date = date
@@ -136,31 +113,56 @@ struct NMEARMCShape: Sendable {
             guard let time = NMEALineShapes.timeOfDay(body, count: timeCount) else { return nil }
             rmc.timeOfDay = time
         }
-        if !latitude.isEmpty {
-            let text = body + position.start
-            if positionMemo.matches(text, available: position.count) != nil, let remembered = positionMemo.value {
-                rmc.position = remembered
-            } else {
-                guard let φ = NMEALineShapes.angle(body, latitude, maximumDegrees: 90),
-                      let λ = NMEALineShapes.angle(body, longitude, maximumDegrees: 180) else { return nil }
-                rmc.position = NMEAPosition(latitude: φ, longitude: λ)
-                positionMemo.remember(text, count: position.count, rmc.position)
-            }
+        if !position.isEmpty {
+            guard let position = position.read(body, &positionMemo) else { return nil }
+            rmc.position = position
         }
-        if !knots.isEmpty {
-            guard let value = NMEALineShapes.decimal(body, knots, NMEASentenceParser.speedRange) else { return nil }
-            rmc.knots = value
-        }
-        if !course.isEmpty {
-            guard let value = NMEALineShapes.decimal(body, course, NMEASentenceParser.courseRange) else { return nil }
-            rmc.course = value
-        }
+        guard let knots = NMEALineShapes.decimal(body, knots, NMEASentenceParser.speedRange) else { return nil }
+        rmc.knots = knots
+        guard let course = NMEALineShapes.decimal(body, course, NMEASentenceParser.courseRange) else { return nil }
+        rmc.course = course
         if date.count > 0 {
             // A new date is decoded by the field reader, which remembers it.
             guard dateMemo.matches(body + date.start, available: date.count) != nil, let day = dateMemo.value else { return nil }
             rmc.day = day
         }
         return rmc
+    }
+}
+
+/// Latitude and longitude in a line of known shape: four fields, read through the parser's position memo
+/// (an RMC repeats the position text of its epoch's GGA).
+struct NMEAPositionShape: Sendable {
+    private var latitude = NMEADigitsShape(), longitude = NMEADigitsShape()
+    /// The four fields' text.
+    private var text = (start: 0, count: 0)
+
+    /// All four fields empty.
+    var isEmpty: Bool { latitude.isEmpty }
+
+    init() {}
+
+    init?(_ body: UnsafePointer<UInt8>, _ φ: (start: Int, count: Int), _ ns: (start: Int, count: Int),
+          _ λ: (start: Int, count: Int), _ ew: (start: Int, count: Int), limit: Int) {
+        guard var latitude = NMEADigitsShape(body, start: φ.start, count: φ.count, limit: limit),
+              var longitude = NMEADigitsShape(body, start: λ.start, count: λ.count, limit: limit) else { return nil }
+        latitude.negative = ns.count == 1 && body[ns.start] == NMEASentenceParser.south
+        longitude.negative = ew.count == 1 && body[ew.start] == NMEASentenceParser.west
+        self.latitude = latitude
+        self.longitude = longitude
+        text = (φ.start, ew.start + ew.count - φ.start)
+    }
+
+    /// The position of a line of this shape that is not all empty; nil when out of range.
+    @inline(__always)
+    func read(_ body: UnsafePointer<UInt8>, _ memo: inout NMEAFieldMemo<NMEAPosition?>) -> NMEAPosition? {
+        let start = body + text.start
+        if memo.matches(start, available: text.count) != nil, let remembered = memo.value { return remembered }
+        guard let φ = NMEALineShapes.angle(body, latitude, maximumDegrees: 90),
+              let λ = NMEALineShapes.angle(body, longitude, maximumDegrees: 180) else { return nil }
+        let position = NMEAPosition(latitude: φ, longitude: λ)
+        memo.remember(start, count: text.count, position)
+        return position
     }
 }
 
@@ -186,8 +188,12 @@ enum NMEALineShapes {
         return shape.negative ? -value : value
     }
 
+    /// The field's number, nil inside when the field is empty; nil when out of `range`.
     @inline(__always)
-    static func decimal(_ body: UnsafePointer<UInt8>, _ shape: NMEADigitsShape, _ range: ClosedRange<Double>) -> Double? {
-        NMEAFields.decimal(mantissa: shape.mantissa(body), scale: shape.fraction, negative: shape.negative, range)
+    static func decimal(_ body: UnsafePointer<UInt8>, _ shape: NMEADigitsShape, _ range: ClosedRange<Double>) -> Double?? {
+        if shape.isEmpty { return .some(nil) }
+        guard let value = NMEAFields.decimal(mantissa: shape.mantissa(body), scale: shape.fraction, negative: shape.negative, range)
+        else { return nil }
+        return value
     }
 }
