@@ -7,28 +7,50 @@ import GeoWakeCore
 extension NMEASentenceParser {
     mutating func processCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) {
         guard verify(body, bodyCount: line.star, count: line.lineFeed, checksum: line.checksum) else { return }
-        switch readCommon(body, line) {
-        case .gga(let gga): merge(gga, emit)
-        case .rmc(let rmc): merge(rmc, emit)
-        case nil: dispatch(body, line.star, emit)
+        if line.star <= NMEALineScan.commaLimit, line.star >= 6 {
+            switch NMEASentenceParser.commonType(body) {
+            case NMEASentenceParser.gga: if mergeGGA(body, line, emit) { return }
+            case NMEASentenceParser.rmc: if mergeRMC(body, line, emit) { return }
+            default: break
+            }
         }
+        dispatch(body, line.star, emit)
     }
 
-    /// A GGA or RMC this reader vouches for, else nil.
-    @inline(__always)
+    /// Reads and merges in one function, so that the sentence's values go to the epoch without a round trip through
+    /// memory (stored field by field and loaded whole, which stalls).
+    @inline(never) private mutating func mergeGGA(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) -> Bool {
+        guard let gga = commonGGA(body, line) else { return false }
+        merge(gga, emit)
+        return true
+    }
+
+    @inline(never) private mutating func mergeRMC(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan, _ emit: (Fix) -> Void) -> Bool {
+        guard let rmc = commonRMC(body, line) else { return false }
+        merge(rmc, emit)
+        return true
+    }
+
+    @inline(__always) private mutating func commonGGA(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEAGGA? {
+        if let gga = ggaShape.read(body, star: line.star, &timeMemo, &positionMemo) { return gga }
+        guard let gga = readGGA(body, line) else { return nil }
+        ggaShape.learn(body, line)
+        return gga
+    }
+
+    @inline(__always) private mutating func commonRMC(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEARMC? {
+        if let rmc = rmcShape.read(body, star: line.star, &positionMemo, &dateMemo) { return rmc }
+        guard let rmc = readRMC(body, line) else { return nil }
+        rmcShape.learn(body, line, rmc)
+        return rmc
+    }
+
+    /// A GGA or RMC this reader vouches for, else nil (what `processCommon` merges).
     mutating func readCommon(_ body: UnsafePointer<UInt8>, _ line: NMEALineScan) -> NMEACommonSentence? {
         guard line.star <= NMEALineScan.commaLimit, line.star >= 6 else { return nil }
         switch NMEASentenceParser.commonType(body) {
-        case NMEASentenceParser.gga:
-            if let gga = ggaShape.read(body, star: line.star, &timeMemo, &positionMemo) { return .gga(gga) }
-            guard let gga = readGGA(body, line) else { return nil }
-            ggaShape.learn(body, line)
-            return .gga(gga)
-        case NMEASentenceParser.rmc:
-            if let rmc = rmcShape.read(body, star: line.star, &positionMemo, &dateMemo) { return .rmc(rmc) }
-            guard let rmc = readRMC(body, line) else { return nil }
-            rmcShape.learn(body, line, rmc)
-            return .rmc(rmc)
+        case NMEASentenceParser.gga: return commonGGA(body, line).map { .gga($0) }
+        case NMEASentenceParser.rmc: return commonRMC(body, line).map { .rmc($0) }
         default: return nil
         }
     }

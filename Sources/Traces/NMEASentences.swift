@@ -72,7 +72,7 @@ extension NMEASentenceParser {
     }
 
     /// Merges a well-formed GGA into its epoch; the common-line reader (`NMEACommonSentences`) reads its own.
-    mutating func merge(_ gga: NMEAGGA, _ emit: (Fix) -> Void) {
+    @inline(__always) mutating func merge(_ gga: NMEAGGA, _ emit: (Fix) -> Void) {
         enter(gga.timeOfDay, emit)
         guard !epoch.isClosed else { return }
         guard let quality = gga.quality, quality > 0 else {
@@ -98,7 +98,7 @@ extension NMEASentenceParser {
     }
 
     /// Merges a well-formed RMC into its epoch.
-    mutating func merge(_ rmc: NMEARMC, _ emit: (Fix) -> Void) {
+    @inline(__always) mutating func merge(_ rmc: NMEARMC, _ emit: (Fix) -> Void) {
         enter(rmc.timeOfDay, emit)
         guard !epoch.isClosed else { return }
         // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
