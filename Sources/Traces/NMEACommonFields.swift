@@ -25,7 +25,7 @@ struct NMEACommonFields {
         self.body = body
         star = line.star
         loadLimit = line.lineFeed + 1
-        commas = line.commas
+        commas = line.commas(body)
         commas.low &= commas.low &- 1   // the address's
     }
 

@@ -88,8 +88,6 @@ static inline uint64_t fixed_edges_crossing(const int32_t *xy, uint64_t mask, in
 struct nmea_line_scan {
     /// Offsets from the body (just after `$`) of the first `*` and of the line feed after it.
     long star, line_feed;
-    /// Bit k of word k / 64 set when body byte k is a comma, for every k below both `star` and 128.
-    uint64_t commas[2];
     /// The XOR of the body's bytes before the `*`: the sentence's checksum.
     uint8_t checksum;
 };
@@ -97,41 +95,32 @@ struct nmea_line_scan {
 /// One pass over the line whose body starts at `p` (`n` bytes available), sixteen bytes a step with SSE2: the first
 /// of `*`, `$` and line feed must be a `*` at offset at most `maximum_body`, and the first `$` or line feed after it a
 /// line feed; then `out` holds the line's parts and the result is 1. Otherwise 0, and `out` is not to be used.
-/// Finding the `*`, then the line feed, then summing the checksum and then each comma, in passes of their
-/// own, was most of the cost of reading a common line. Reads nothing at or past `p + n`.
+/// Finding the `*`, then the line feed, then summing the checksum, in passes of their own, cost more than reading
+/// the common line's fields. Reads nothing at or past `p + n`.
 static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, struct nmea_line_scan *out) {
-    out->commas[0] = 0;
-    out->commas[1] = 0;
 #if defined(__SSE2__)
     const __m128i star = _mm_set1_epi8('*'), dollar = _mm_set1_epi8('$'), line_feed = _mm_set1_epi8('\n');
-    const __m128i comma = _mm_set1_epi8(','), lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     __m128i sum = _mm_setzero_si128(), v;
     long i = 0;
     int ends;
     if (n >= 144) {
-        // Nearly every line: its `*` within the 128 bytes the comma bits cover, the buffer going on past them.
-        // Eight blocks at most, no check for the buffer's end, the comma bits kept in registers.
-        uint64_t low = 0, high = 0;
+        // Nearly every line: its `*` within 128 bytes, the buffer going on past them: no check for the buffer's end.
         for (i = 0; i < 128; i += 16) {
             v = _mm_loadu_si128((const __m128i *)(p + i));
             const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
             const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
-            unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
             if (stops != 0) {
                 const int k = __builtin_ctz((unsigned)stops);
                 if (p[i + k] != '*' || i + k > maximum_body) return 0;
                 out->star = i + k;
-                commas &= (1u << k) - 1;
                 sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
                 ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+                break;
             }
-            if (i < 64) low |= (uint64_t)commas << i; else high |= (uint64_t)commas << (i - 64);
-            if (stops != 0) break;
             sum = _mm_xor_si128(sum, v);
         }
         if (i >= 128) return 0;
-        out->commas[0] = low;
-        out->commas[1] = high;
         while (ends == 0) {
             i += 16;
             if (i + 16 > n) return 0;
@@ -154,16 +143,13 @@ static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, st
         NMEA_LOAD_BLOCK()
         const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
         const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
-        const unsigned commas = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
         if (stops == 0) {
             sum = _mm_xor_si128(sum, v);
-            if (i < 128) out->commas[i >> 6] |= (uint64_t)commas << (i & 63);
             continue;
         }
         const int k = __builtin_ctz((unsigned)stops);
         if (p[i + k] != '*' || i + k > maximum_body) return 0;
         out->star = i + k;
-        if (i < 128) out->commas[i >> 6] |= (uint64_t)(commas & ((1u << k) - 1)) << (i & 63);
         sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
         ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
         break;
@@ -188,10 +174,7 @@ found:;
 #else
     uint8_t checksum = 0;
     long i = 0;
-    for (; i < n && p[i] != '*' && p[i] != '$' && p[i] != '\n'; i++) {
-        checksum ^= p[i];
-        if (p[i] == ',' && i < 128) out->commas[i >> 6] |= (uint64_t)1 << (i & 63);
-    }
+    for (; i < n && p[i] != '*' && p[i] != '$' && p[i] != '\n'; i++) checksum ^= p[i];
     if (i >= n || p[i] != '*' || i > maximum_body) return 0;
     out->star = i;
     for (i++; i < n && p[i] != '$' && p[i] != '\n'; i++) {}
