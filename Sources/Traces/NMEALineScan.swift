@@ -10,8 +10,8 @@ struct NMEALineScan {
     /// The XOR of the body's bytes, to compare with the hex digits after the `*`.
     let checksum: UInt8
 
-    /// Bit k set when body byte k is a comma, for k below `star` (at least 8, at most `commaLimit`): eight bytes a
-    /// step, each loaded from within the body. Wanted only when a line is read field by field, so not in the scan.
+    /// Bit k set when body byte k is a comma, for k below `star` (at most `commaLimit`): eight bytes a step, each
+    /// loaded from within the body. Wanted only when a line is read field by field, so not in the scan.
     func commas(_ body: UnsafePointer<UInt8>) -> (low: UInt64, high: UInt64) {
         var bits: (low: UInt64, high: UInt64) = (0, 0)
         let line = UnsafeRawPointer(body)
@@ -29,7 +29,13 @@ struct NMEALineScan {
             add(offset)
             offset += 8
         }
-        if offset < star { add(star - 8) }
+        if offset < star {
+            if star >= 8 {
+                add(star - 8)
+            } else {
+                for k in offset..<star where body[k] == UInt8(ascii: ",") { bits.low |= 1 << UInt64(k) }
+            }
+        }
         return bits
     }
     /// The longest body the common-line readers take (`NMEACommonFields`, `NMEALineShape`).

@@ -103,6 +103,7 @@ import TestSupport
         "GPGG1,050000.00,5221.69318,N,01156.47967,E,1,13,0.89,30.8,M,39.6,M,,",        // a digit in the address
         "PXGGA,050000.00,5221.69318,N,01156.47967,E,1,13,0.89,30.8,M,39.6,M,,",        // proprietary
         "GPGGAX,050000.00,5221.69318,N,01156.47967,E,1,13,0.89,30.8,M,39.6,M,,",       // a six-letter address
+        "GPGGA,", "GPRMC,A",                                                           // bodies under eight bytes
     ])
     func otherShapesAreLeftToTheGeneralReader(body: String) {
         #expect(!Self.vouches(body))
@@ -224,5 +225,22 @@ import TestSupport
         #expect(shape.position?.longitude ?? 0 < 0)
         #expect(shape.quality == 2 && shape.satellites == 7 && shape.hdop == 1.25 && shape.altitude == -3.5)
         #expect(fields.quality == 2 && fields.satellites == 7 && fields.hdop == 1.25 && fields.altitude == -3.5)
+    }
+
+    @Test func commaBitsAreTheBodysCommasForEveryLength() throws {
+        var rng = SeededGenerator(seed: 0x636F_6D6D_6173_2121)
+        for star in 6..<NMEALineScan.commaLimit {
+            let body = (0..<star).map { _ in Bool.random(using: &rng) ? UInt8(ascii: ",") : UInt8(ascii: "7") }
+            let line = body + Array("*00\r\n".utf8) + [UInt8](repeating: UInt8(ascii: "$"), count: 160)
+            try line.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress!
+                let scan = try #require(NMEALineScan(base, base + bytes.count, maximumBody: NMEASentenceParser.maximumBodyLength))
+                let bits = scan.commas(base)
+                for k in 0..<NMEALineScan.commaLimit {
+                    let bit = k < 64 ? bits.low >> UInt64(k) & 1 : bits.high >> UInt64(k - 64) & 1
+                    #expect((bit == 1) == (k < star && body[k] == UInt8(ascii: ",")), "star \(star), byte \(k)")
+                }
+            }
+        }
     }
 }
