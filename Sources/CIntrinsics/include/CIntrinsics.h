@@ -92,6 +92,22 @@ struct nmea_line_scan {
     uint8_t checksum;
 };
 
+#if defined(__SSE2__)
+/// The block `v` at offset `i` holding a line's first `*`, `$` or line feed (bits `stops`): 0 unless it is a `*` at
+/// most `maximum_body` bytes in; else the star, the block's bytes before it added to `sum`, and in `ends` the `$`s
+/// and line feeds after it.
+static inline int nmea_star_block(const uint8_t *p, long i, __m128i v, __m128i line_end, int stops, long maximum_body,
+                                  __m128i *sum, int *ends, struct nmea_line_scan *out) {
+    const int k = __builtin_ctz((unsigned)stops);
+    if (p[i + k] != '*' || i + k > maximum_body) return 0;
+    out->star = i + k;
+    const __m128i lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    *sum = _mm_xor_si128(*sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
+    *ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+    return 1;
+}
+#endif
+
 /// One pass over the line whose body starts at `p` (`n` bytes available), sixteen bytes a step with SSE2: the first
 /// of `*`, `$` and line feed must be a `*` at offset at most `maximum_body`, and the first `$` or line feed after it a
 /// line feed; then `out` holds the line's parts and the result is 1. Otherwise 0, and `out` is not to be used.
@@ -100,7 +116,6 @@ struct nmea_line_scan {
 static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, struct nmea_line_scan *out) {
 #if defined(__SSE2__)
     const __m128i star = _mm_set1_epi8('*'), dollar = _mm_set1_epi8('$'), line_feed = _mm_set1_epi8('\n');
-    const __m128i lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     __m128i sum = _mm_setzero_si128(), v;
     long i = 0;
     int ends;
@@ -111,11 +126,7 @@ static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, st
             const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
             const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
             if (stops != 0) {
-                const int k = __builtin_ctz((unsigned)stops);
-                if (p[i + k] != '*' || i + k > maximum_body) return 0;
-                out->star = i + k;
-                sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
-                ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+                if (!nmea_star_block(p, i, v, line_end, stops, maximum_body, &sum, &ends, out)) return 0;
                 break;
             }
             sum = _mm_xor_si128(sum, v);
@@ -147,11 +158,7 @@ static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, st
             sum = _mm_xor_si128(sum, v);
             continue;
         }
-        const int k = __builtin_ctz((unsigned)stops);
-        if (p[i + k] != '*' || i + k > maximum_body) return 0;
-        out->star = i + k;
-        sum = _mm_xor_si128(sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
-        ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+        if (!nmea_star_block(p, i, v, line_end, stops, maximum_body, &sum, &ends, out)) return 0;
         break;
     }
     while (ends == 0) {
