@@ -50,6 +50,11 @@ struct NMEACalendar: Sendable {
         return year
     }
 
+    /// The day number of RMC's `ddmmyy`, or nil when that day does not exist.
+    func dayNumber(_ date: (day: Int, month: Int, year: Int)) -> Int? {
+        NMEACalendar.dayNumber(year: fullYear(twoDigit: date.year), month: date.month, day: date.day)
+    }
+
     func timestamp(timeOfDay: Int32) -> Timestamp? {
         guard let day, timeOfDay >= 0 else { return nil }
         return Timestamp(millisecondsSince1970: Int64(day) * 86_400_000 + Int64(timeOfDay))

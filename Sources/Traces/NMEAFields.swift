@@ -146,13 +146,19 @@ struct NMEAFields {
             isMalformed = true
             return nil
         }
-        let magnitude = Double(mantissa) / NMEAFields.powerOfTen(scale)
-        let value = negative ? -magnitude : magnitude
-        guard range.contains(value) else {
+        guard let value = NMEAFields.decimal(mantissa: mantissa, scale: scale, negative: negative, range) else {
             isMalformed = true
             return nil
         }
         return value
+    }
+
+    /// `mantissa` / 10^`scale`, signed, when it is within `range`: the one rounding of a decimal field.
+    @inline(__always)
+    static func decimal(mantissa: Int64, scale: Int, negative: Bool, _ range: ClosedRange<Double>) -> Double? {
+        let magnitude = Double(mantissa) / NMEAFields.powerOfTen(scale)
+        let value = negative ? -magnitude : magnitude
+        return range.contains(value) ? value : nil
     }
 
     /// UTC time of day `hhmmss` with optional fraction, in milliseconds (fraction truncated to ms).
@@ -226,15 +232,23 @@ struct NMEAFields {
             isMalformed = true
             return nil
         }
-        let degrees = whole / 100
-        let unit = Int64(NMEAFields.powerOfTen(fractionDigits))
-        let minutes = (whole % 100) &* unit &+ fraction
-        guard degrees <= maximumDegrees, minutes < 60 * unit, degrees < maximumDegrees || minutes == 0 else {
+        guard let value = NMEAFields.degrees(whole: whole, fraction: fraction, fractionDigits: fractionDigits,
+                                             maximumDegrees: maximumDegrees) else {
             isMalformed = true
             return nil
         }
-        let value = Double(degrees) + Double(minutes) / (60 * Double(unit))
         return start.pointee == negative ? -value : value
+    }
+
+    /// Degrees of `dddmm.mmmm` read as the integers `dddmm` and `mmmm` (of `fractionDigits` digits), when
+    /// the minutes are below 60 and the degrees within `maximumDegrees`: only the final division rounds.
+    @inline(__always)
+    static func degrees(whole: Int64, fraction: Int64, fractionDigits: Int, maximumDegrees: Int64) -> Double? {
+        let degrees = whole / 100
+        let unit = Int64(NMEAFields.powerOfTen(fractionDigits))
+        let minutes = (whole % 100) &* unit &+ fraction
+        guard degrees <= maximumDegrees, minutes < 60 * unit, degrees < maximumDegrees || minutes == 0 else { return nil }
+        return Double(degrees) + Double(minutes) / (60 * Double(unit))
     }
 
     private func twoDigits(_ offset: Int) -> Int? {

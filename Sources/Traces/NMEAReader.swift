@@ -67,9 +67,9 @@ public struct NMEAReader: Sendable {
         }
         while p < end {
             if atLineStart && p.pointee == UInt8(ascii: "$"),
-               let line = NMEALineScan.commonLine(p + 1, end, maximumBody: NMEASentenceParser.maximumBodyLength) {
+               let line = NMEALineScan(p + 1, end, maximumBody: NMEASentenceParser.maximumBodyLength) {
                 parser.statistics.sentences += 1
-                parser.processChecked(p + 1, bodyCount: line.star, count: line.lineFeed, emit)
+                parser.processCommon(p + 1, line, emit)
                 p += line.lineFeed + 2
                 continue
             }

@@ -16,6 +16,8 @@ struct NMEASentenceParser: Sendable {
     var timeMemo = NMEAFieldMemo<Int32?>()
     var positionMemo = NMEAFieldMemo<NMEAPosition?>()
     var dateMemo = NMEAFieldMemo<Int?>()
+    var ggaShape = NMEAGGAShape()
+    var rmcShape = NMEARMCShape()
     /// Once a stream has sent one checksummed sentence, a sentence without one is a truncated line.
     private var checksumsSeen = false
 
@@ -41,19 +43,26 @@ struct NMEASentenceParser: Sendable {
     }
 
     /// A sentence whose first `*` is at `bodyCount` (at most `maximumBodyLength`): its checksum is checked,
-    /// then it is dispatched. `NMEAReader` calls this straight for the common line, having found the `*` itself.
-    @inline(__always)
+    /// then it is dispatched.
     mutating func processChecked(_ segment: UnsafePointer<UInt8>, bodyCount: Int, count: Int, _ emit: (Fix) -> Void) {
+        guard verify(segment, bodyCount: bodyCount, count: count, checksum: NMEASentenceParser.checksum(segment, bodyCount))
+        else { return }
+        dispatch(segment, bodyCount, emit)
+    }
+
+    /// Whether the two hex digits after the `*` at `bodyCount` match `checksum`; counts the sentence when not.
+    @inline(__always)
+    mutating func verify(_ segment: UnsafePointer<UInt8>, bodyCount: Int, count: Int, checksum: UInt8) -> Bool {
         guard bodyCount + 3 <= count, let high = hexValue(segment[bodyCount + 1]), let low = hexValue(segment[bodyCount + 2]) else {
             statistics.malformed += 1
-            return
+            return false
         }
-        guard NMEASentenceParser.checksum(segment, bodyCount) == high << 4 | low else {
+        guard checksum == high << 4 | low else {
             statistics.checksumErrors += 1
-            return
+            return false
         }
         checksumsSeen = true
-        dispatch(segment, bodyCount, emit)
+        return true
     }
 
     /// XOR of the body bytes, sixteen, then eight at a time.
@@ -96,7 +105,7 @@ struct NMEASentenceParser: Sendable {
         return letter < 6 ? letter + 10 : nil
     }
 
-    private mutating func dispatch(_ body: UnsafePointer<UInt8>, _ count: Int, _ emit: (Fix) -> Void) {
+    mutating func dispatch(_ body: UnsafePointer<UInt8>, _ count: Int, _ emit: (Fix) -> Void) {
         // The address ("GPGGA") is checked in place rather than found by scanning for its comma.
         // Proprietary (`$P…`) and query sentences, and any address not of five characters, carry
         // nothing we read.
@@ -131,7 +140,7 @@ struct NMEASentenceParser: Sendable {
     private static func code(_ s: StaticString) -> UInt32 {
         s.withUTF8Buffer { UInt32($0[0]) << 16 | UInt32($0[1]) << 8 | UInt32($0[2]) }
     }
-    private static let gga = code("GGA"), rmc = code("RMC"), gll = code("GLL"), gns = code("GNS")
+    static let gga = code("GGA"), rmc = code("RMC"), gll = code("GLL"), gns = code("GNS")
     private static let vtg = code("VTG"), gsa = code("GSA"), gst = code("GST"), zda = code("ZDA")
 
     /// Moves to the epoch of `timeOfDay` (reporting the previous one) unless it is the current one.

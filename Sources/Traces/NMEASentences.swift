@@ -5,12 +5,14 @@ import GeoWakeCore
 /// its time and merges what it carries.
 extension NMEASentenceParser {
     static let metresPerSecondPerKnot = 1852.0 / 3600.0
-    private static let altitudeRange = -1_000.0...100_000.0
+    static let altitudeRange = -1_000.0...100_000.0
     /// Knots; about 1000 m/s, twice the export-control limit receivers enforce.
-    private static let speedRange = 0.0...2_000.0
+    static let speedRange = 0.0...2_000.0
+    static let hdopRange = 0.0...1_000.0
+    static let courseRange = 0.0...360.0
 
-    private static let north = UInt8(ascii: "N"), south = UInt8(ascii: "S")
-    private static let east = UInt8(ascii: "E"), west = UInt8(ascii: "W")
+    static let north = UInt8(ascii: "N"), south = UInt8(ascii: "S")
+    static let east = UInt8(ascii: "E"), west = UInt8(ascii: "W")
 
     /// Time of day, through the memo.
     private mutating func time(_ f: inout NMEAFields) -> Int32? {
@@ -36,8 +38,7 @@ extension NMEASentenceParser {
         let calendar = self.calendar
         return f.memoized(&dateMemo) { f in
             guard let date = f.dayMonthYear() else { return nil }
-            let year = calendar.fullYear(twoDigit: date.year)
-            guard let day = NMEACalendar.dayNumber(year: year, month: date.month, day: date.day) else {
+            guard let day = calendar.dayNumber(date) else {
                 f.markMalformed()
                 return nil
             }
@@ -62,51 +63,54 @@ extension NMEASentenceParser {
 
     /// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,station`
     mutating func gga(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = time(&f)
-        let position = position(&f)
-        let quality = f.integer(maximum: 9)
-        let satellites = f.integer(maximum: 99)
-        let hdop = f.decimal(0...1_000)
-        let altitude = f.decimal(Self.altitudeRange)
+        let gga = NMEAGGA(timeOfDay: time(&f), position: position(&f), quality: f.integer(maximum: 9),
+                          satellites: f.integer(maximum: 99), hdop: f.decimal(Self.hdopRange),
+                          altitude: f.decimal(Self.altitudeRange))
         guard !f.isMalformed else { return false }
-        enter(time, emit)
-        guard !epoch.isClosed else { return true }
-        guard let quality, quality > 0 else {
-            epoch.isVoid = true
-            return true
-        }
-        guard let position else { return true }
-        setPosition(position)
-        if let altitude { epoch.altitudeMSL = altitude }
-        if let satellites { epoch.satellites = satellites }
-        setHDOP(hdop)
+        merge(gga, emit)
         return true
+    }
+
+    /// Merges a well-formed GGA into its epoch; the common-line reader (`NMEACommonSentences`) reads its own.
+    @inline(__always) mutating func merge(_ gga: NMEAGGA, _ emit: (Fix) -> Void) {
+        enter(gga.timeOfDay, emit)
+        guard !epoch.isClosed else { return }
+        guard let quality = gga.quality, quality > 0 else {
+            epoch.isVoid = true
+            return
+        }
+        guard let position = gga.position else { return }
+        setPosition(position)
+        if let altitude = gga.altitude { epoch.altitudeMSL = altitude }
+        if let satellites = gga.satellites { epoch.satellites = satellites }
+        setHDOP(gga.hdop)
     }
 
     /// `$GPRMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,knots,course,ddmmyy,var,E,mode,navstatus`
     mutating func rmc(_ f: inout NMEAFields, _ emit: (Fix) -> Void) -> Bool {
-        let time = time(&f)
-        let status = f.character()
-        let position = position(&f)
-        let knots = f.decimal(Self.speedRange)
-        let course = f.decimal(0...360)
-        let day = date(&f)
+        var rmc = NMEARMC(timeOfDay: time(&f), status: f.character(), position: position(&f),
+                          knots: f.decimal(Self.speedRange), course: f.decimal(Self.courseRange), day: date(&f))
         f.skipOptional(2)   // magnetic variation and its direction
-        let faaMode = f.hasMoreFields ? f.raw().first : nil
+        rmc.faaMode = f.hasMoreFields ? f.raw().first : nil
         guard !f.isMalformed else { return false }
-        enter(time, emit)
-        guard !epoch.isClosed else { return true }
-        // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
-        guard status == UInt8(ascii: "A") || status == UInt8(ascii: "D"), faaMode != UInt8(ascii: "N") else {
-            epoch.isVoid = true
-            return true
-        }
-        if let day, let time { calendar.setDay(day, at: time) }
-        guard let position else { return true }
-        setPosition(position)
-        if let knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
-        if let course { setCourse(course) }
+        merge(rmc, emit)
         return true
+    }
+
+    /// Merges a well-formed RMC into its epoch.
+    @inline(__always) mutating func merge(_ rmc: NMEARMC, _ emit: (Fix) -> Void) {
+        enter(rmc.timeOfDay, emit)
+        guard !epoch.isClosed else { return }
+        // gpsd's rule: a void RMC's date and time may be bogus (MTK, Royaltek), so it sets nothing.
+        guard rmc.status == UInt8(ascii: "A") || rmc.status == UInt8(ascii: "D"), rmc.faaMode != UInt8(ascii: "N") else {
+            epoch.isVoid = true
+            return
+        }
+        if let day = rmc.day, let time = rmc.timeOfDay { calendar.setDay(day, at: time) }
+        guard let position = rmc.position else { return }
+        setPosition(position)
+        if let knots = rmc.knots { epoch.speed = knots * Self.metresPerSecondPerKnot }
+        if let course = rmc.course { setCourse(course) }
     }
 
     /// `$GPGLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,mode`
@@ -133,7 +137,7 @@ extension NMEASentenceParser {
         let position = position(&f)
         let modes = f.raw()
         let satellites = f.integer(maximum: 99)
-        let hdop = f.decimal(0...1_000)
+        let hdop = f.decimal(Self.hdopRange)
         let altitude = f.decimal(Self.altitudeRange)
         f.skipOptional(3)   // geoid separation, correction age, station
         let navigationStatus = f.hasMoreFields ? f.raw().first : nil
@@ -162,7 +166,7 @@ extension NMEASentenceParser {
 
     /// `$GPVTG,course,T,magnetic,M,knots,N,kmh,K,mode`, or NMEA 1.5's `$GPVTG,course,magnetic,knots,kmh`.
     mutating func vtg(_ f: inout NMEAFields) -> Bool {
-        let course = f.decimal(0...360)
+        let course = f.decimal(Self.courseRange)
         let second = f.raw()
         var knots: Double?
         var kmh: Double?
@@ -245,4 +249,26 @@ extension NMEASentenceParser {
         }
         return true
     }
+}
+
+/// What a GGA sentence carries: read from its fields, then merged into the epoch.
+struct NMEAGGA {
+    var timeOfDay: Int32?
+    var position: NMEAPosition?
+    var quality: Int?
+    var satellites: Int?
+    var hdop: Double?
+    var altitude: Double?
+}
+
+/// What an RMC sentence carries.
+struct NMEARMC {
+    var timeOfDay: Int32?
+    var status: UInt8?
+    var position: NMEAPosition?
+    var knots: Double?
+    var course: Double?
+    /// Days since 1970.
+    var day: Int?
+    var faaMode: UInt8?
 }

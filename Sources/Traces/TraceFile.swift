@@ -26,20 +26,17 @@ public enum TraceFile {
         // A gzip-compressed trace (a rotated log) is inflated on the way, told by its first two bytes.
         var gunzip: Gunzip?
         var started = false
-        func consume(_ chunk: UnsafeRawBufferPointer) throws {
-            try reader.consume(chunk) { fix in
-                guard failure == nil else { return }
-                do { try body(fix) } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
         do {
             try chunks(of: descriptor, progress: progress) { compressedOrPlain in
                 if !started {
                     started = true
                     if Gunzip.isGzip(compressedOrPlain) { gunzip = Gunzip() }
                 }
-                if let gunzip { try gunzip.inflate(compressedOrPlain, consume) } else { try consume(compressedOrPlain) }
+                if let gunzip {
+                    try gunzip.inflate(compressedOrPlain) { try feed($0, &reader, &failure, body) }
+                } else {
+                    try feed(compressedOrPlain, &reader, &failure, body)
+                }
             }
             do { try gunzip?.finish() } catch { throw TraceError("\(error)") }
             try reader.finish { fix in
@@ -54,6 +51,17 @@ public enum TraceFile {
         }
         if let failure { throw failure }
         return reader.statistics
+    }
+
+    /// One chunk to the reader, its fixes to `body` until `body` throws. Not a local function: the fix closure's
+    /// access to a local function's captured `failure` was checked at run time, twice a fix.
+    private static func feed(_ chunk: UnsafeRawBufferPointer, _ reader: inout TraceReader, _ failure: inout (any Error)?,
+                             _ body: (Fix) throws -> Void) throws {
+        try reader.consume(chunk) { fix in
+            guard failure == nil else { return }
+            do { try body(fix) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Hands over the contents in order: a regular file mapped (`MappedFile`), anything else through `read(2)`.

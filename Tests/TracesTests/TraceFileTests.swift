@@ -66,4 +66,23 @@ import TestSupport
         struct Stop: Error {}
         #expect(throws: Stop.self) { try TraceFile.read(Paths.traces + "/berlin-drive.nmea") { _ in throw Stop() } }
     }
+
+    @Test("After the body's first error no fix reaches it, plain or gzip-compressed", arguments: [false, true])
+    func noFixAfterTheBodysFirstError(compressed: Bool) throws {
+        struct Stop: Error {}
+        var path = Paths.traces + "/berlin-drive.nmea"
+        if compressed {
+            let gzipped = NSTemporaryDirectory() + "geowake-\(UUID().uuidString).nmea.gz"
+            #expect(system("gzip -c \(path) > \(gzipped)") == 0)
+            path = gzipped
+        }
+        var calls = 0
+        #expect(throws: Stop.self) {
+            try TraceFile.read(path) { _ in
+                calls += 1
+                if calls == 3 { throw Stop() }
+            }
+        }
+        #expect(calls == 3)
+    }
 }

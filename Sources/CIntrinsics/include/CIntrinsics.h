@@ -84,24 +84,112 @@ static inline uint64_t fixed_edges_crossing(const int32_t *xy, uint64_t mask, in
     return crossing;
 }
 
-/// The offset of the first of the `n` bytes at `p` equal to `a`, `b` or `c`, or `n` when there is none:
-/// sixteen bytes a compare with SSE2 (the bytes of a short NMEA line in a few steps, no call, unlike `memchr`).
-/// Reads nothing at or past `p + n`.
-static inline long first_of_three(const uint8_t *p, long n, uint8_t a, uint8_t b, uint8_t c) {
-    long i = 0;
+/// What one pass over a common NMEA line finds (`nmea_scan_line`).
+struct nmea_line_scan {
+    /// Offsets from the body (just after `$`) of the first `*` and of the line feed after it.
+    long star, line_feed;
+    /// The XOR of the body's bytes before the `*`: the sentence's checksum.
+    uint8_t checksum;
+};
+
 #if defined(__SSE2__)
-    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), vc = _mm_set1_epi8((char)c);
-    for (; i + 16 <= n; i += 16) {
-        const __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)), _mm_cmpeq_epi8(v, vc));
-        const int mask = _mm_movemask_epi8(hit);
-        if (mask != 0) return i + __builtin_ctz((unsigned)mask);
-    }
+/// The block `v` at offset `i` holding a line's first `*`, `$` or line feed (bits `stops`): 0 unless it is a `*` at
+/// most `maximum_body` bytes in; else the star, the block's bytes before it added to `sum`, and in `ends` the `$`s
+/// and line feeds after it.
+static inline int nmea_star_block(const uint8_t *p, long i, __m128i v, __m128i line_end, int stops, long maximum_body,
+                                  __m128i *sum, int *ends, struct nmea_line_scan *out) {
+    const int k = __builtin_ctz((unsigned)stops);
+    if (p[i + k] != '*' || i + k > maximum_body) return 0;
+    out->star = i + k;
+    const __m128i lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    *sum = _mm_xor_si128(*sum, _mm_and_si128(v, _mm_cmpgt_epi8(_mm_set1_epi8((char)k), lanes)));
+    *ends = _mm_movemask_epi8(line_end) & ~((2 << k) - 1);
+    return 1;
+}
 #endif
-    for (; i < n; i++) {
-        if (p[i] == a || p[i] == b || p[i] == c) return i;
+
+/// One pass over the line whose body starts at `p` (`n` bytes available), sixteen bytes a step with SSE2: the first
+/// of `*`, `$` and line feed must be a `*` at offset at most `maximum_body`, and the first `$` or line feed after it a
+/// line feed; then `out` holds the line's parts and the result is 1. Otherwise 0, and `out` is not to be used.
+/// Finding the `*`, then the line feed, then summing the checksum, in passes of their own, cost more than reading
+/// the common line's fields. Reads nothing at or past `p + n`.
+static inline int nmea_scan_line(const uint8_t *p, long n, long maximum_body, struct nmea_line_scan *out) {
+#if defined(__SSE2__)
+    const __m128i star = _mm_set1_epi8('*'), dollar = _mm_set1_epi8('$'), line_feed = _mm_set1_epi8('\n');
+    __m128i sum = _mm_setzero_si128(), v;
+    long i = 0;
+    int ends;
+    if (n >= 144) {
+        // Nearly every line: its `*` within 128 bytes, the buffer going on past them: no check for the buffer's end.
+        for (i = 0; i < 128; i += 16) {
+            v = _mm_loadu_si128((const __m128i *)(p + i));
+            const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
+            const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
+            if (stops != 0) {
+                if (!nmea_star_block(p, i, v, line_end, stops, maximum_body, &sum, &ends, out)) return 0;
+                break;
+            }
+            sum = _mm_xor_si128(sum, v);
+        }
+        if (i >= 128) return 0;
+        while (ends == 0) {
+            i += 16;
+            if (i + 16 > n) return 0;
+            v = _mm_loadu_si128((const __m128i *)(p + i));
+            ends = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed)));
+        }
+        goto found;
     }
-    return n;
+    // The last bytes of the buffer are copied to a zeroed block: a zero matches nothing and sums to nothing.
+#define NMEA_LOAD_BLOCK() \
+    if (i + 16 <= n) { \
+        v = _mm_loadu_si128((const __m128i *)(p + i)); \
+    } else { \
+        uint8_t tail[16] = {0}; \
+        for (long k = 0; k < n - i; k++) tail[k] = p[i + k]; \
+        v = _mm_loadu_si128((const __m128i *)tail); \
+    }
+    for (;; i += 16) {
+        if (i >= n || i > maximum_body) return 0;
+        NMEA_LOAD_BLOCK()
+        const __m128i line_end = _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed));
+        const int stops = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, star), line_end));
+        if (stops == 0) {
+            sum = _mm_xor_si128(sum, v);
+            continue;
+        }
+        if (!nmea_star_block(p, i, v, line_end, stops, maximum_body, &sum, &ends, out)) return 0;
+        break;
+    }
+    while (ends == 0) {
+        i += 16;
+        if (i >= n) return 0;
+        NMEA_LOAD_BLOCK()
+        ends = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, line_feed)));
+    }
+#undef NMEA_LOAD_BLOCK
+found:;
+    const long end = i + __builtin_ctz((unsigned)ends);
+    if (p[end] != '\n') return 0;
+    out->line_feed = end;
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 8));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 4));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 2));
+    sum = _mm_xor_si128(sum, _mm_srli_si128(sum, 1));
+    out->checksum = (uint8_t)_mm_cvtsi128_si32(sum);
+    return 1;
+#else
+    uint8_t checksum = 0;
+    long i = 0;
+    for (; i < n && p[i] != '*' && p[i] != '$' && p[i] != '\n'; i++) checksum ^= p[i];
+    if (i >= n || p[i] != '*' || i > maximum_body) return 0;
+    out->star = i;
+    for (i++; i < n && p[i] != '$' && p[i] != '\n'; i++) {}
+    if (i >= n || p[i] != '\n') return 0;
+    out->line_feed = i;
+    out->checksum = checksum;
+    return 1;
+#endif
 }
 
 #endif
