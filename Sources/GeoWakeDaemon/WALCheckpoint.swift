@@ -22,6 +22,6 @@ final class WALCheckpoint: @unchecked Sendable {
 
     func run(_ queue: DatabaseQueue) throws {
         walPages = 0
-        try queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        _ = try queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 }
