@@ -139,6 +139,11 @@ def latency(geowaked, trace, directory):
             inside = [(mark - taken) * 1000 for taken, mark in zip(marks[-len(received):], values[-len(received):])]
             print(f"latency: inside the daemon, fix taken -> {spans[name]} (ms): "
                   f"p50 {percentile(inside, 50):.3f}  p99 {percentile(inside, 99):.3f}  max {max(inside):.3f}")
+    # The slowest fixes with their marks, to tell a slow phase of the daemon from a wake-up or preemption of either process.
+    n = len(received)
+    rows = list(zip(latencies, *[[(mark - taken) * 1000 for taken, mark in zip(marks[-n:], values[-n:])] for values in inner.values()]))
+    for row in sorted(rows)[-5:]:
+        print("latency: a slowest fix (ms): read " + f"{row[0]:.3f}, " + ", ".join(f"{name} {value:.3f}" for name, value in zip(inner, row[1:])))
     print(f"latency ({'C' if reader else 'Python'} reader): {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
           f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")
 
