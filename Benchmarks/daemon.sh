@@ -13,7 +13,9 @@
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. TRACE: another trace, e.g.
 #   a longer one from Benchmarks/long_trace.py when the load setup outlasts the drive (2 min at 10 fixes/s).
 #   READER (default c): the latency subscriber: c (Benchmarks/latency_reader.c, built here with cc; reads and timestamps
-#   at once) or python (the driver's own client, whose interpreter wake-up and JSON parsing add to the figure).
+#   at once), swift (geowake-test-subscriber, built release beside geowaked: the GeoWake library's handler, so its
+#   decoding, async delivery and acks count) or python (the driver's own client, whose interpreter wake-up and JSON
+#   parsing add to the figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=${GEOWAKED:-$PWD/.build/release/geowaked}
@@ -26,6 +28,9 @@ if [ "${READER:-c}" = c ]; then
   export LATENCY_READER=$PINNED.reader
   trap 'rm -f "$PINNED" "$LATENCY_READER"' EXIT
   cc -O2 -o "$LATENCY_READER" Benchmarks/latency_reader.c
+elif [ "$READER" = swift ]; then
+  export LATENCY_SUBSCRIBER=$(dirname "$G")/geowake-test-subscriber
+  [ -x "$LATENCY_SUBSCRIBER" ] || { echo "build first: swift build -c release --product geowake-test-subscriber" >&2; exit 1; }
 fi
 for mode in ${@:-latency load outbox}; do
   python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "${TRACE:-$PWD/traces/berlin-drive.nmea}"

@@ -2,7 +2,9 @@
 """Load driver for geowaked: raw protocol clients (JSON lines over the Unix socket) that ack every event on receipt.
 
     daemon_load.py latency GEOWAKED TRACE   fix-to-handler latency, p50/p99 (one subscriber, standard updates; the
-                                            subscriber is $LATENCY_READER, Benchmarks/latency_reader.c built, if set)
+                                            subscriber is $LATENCY_SUBSCRIBER, geowake-test-subscriber through the
+                                            GeoWake library, or $LATENCY_READER, Benchmarks/latency_reader.c built,
+                                            if set)
     daemon_load.py load GEOWAKED TRACE      1,000 clients x 100 regions at 10 fixes/s: daemon CPU % and RSS over time
     daemon_load.py outbox GEOWAKED TRACE    events/s through the outbox with an ack per event (100 clients)
 """
@@ -99,8 +101,16 @@ def latency(geowaked, trace, directory):
     process, path = start_daemon(geowaked, trace, 10, directory, ["--log-level", "trace"])
     received = []
     reader = os.environ.get("LATENCY_READER")
+    subscriber = os.environ.get("LATENCY_SUBSCRIBER")
     try:
-        if reader:
+        if subscriber:
+            # A GeoWake library subscriber; its handler stamps CLOCK_MONOTONIC as it begins.
+            stamps = os.path.join(directory, "handled.jsonl")
+            subprocess.run([subscriber, "bench.latency", stamps, "--standard", "--stamp", "--until-ended"],
+                           env={**os.environ, "GEOWAKE_SOCKET": path}, check=True)
+            handled = [json.loads(line) for line in open(stamps)]
+            received = [event["handledAt"] for event in handled if event.get("event") == "location"]
+        elif reader:
             output = subprocess.run([reader, path, "bench.latency"], stdout=subprocess.PIPE, check=True).stdout
             received = [float(line) for line in output.split()]
         else:
@@ -144,7 +154,9 @@ def latency(geowaked, trace, directory):
     rows = list(zip(latencies, *[[(mark - taken) * 1000 for taken, mark in zip(marks[-n:], values[-n:])] for values in inner.values()]))
     for row in sorted(rows)[-5:]:
         print("latency: a slowest fix (ms): read " + f"{row[0]:.3f}, " + ", ".join(f"{name} {value:.3f}" for name, value in zip(inner, row[1:])))
-    print(f"latency ({'C' if reader else 'Python'} reader): {len(latencies)} fixes at 10/s, fix taken -> event read by the subscriber (ms): "
+    who = "GeoWake library subscriber" if subscriber else "C reader" if reader else "Python reader"
+    until = "its handler began" if subscriber else "event read by the subscriber"
+    print(f"latency ({who}): {len(latencies)} fixes at 10/s, fix taken -> {until} (ms): "
           f"p50 {percentile(latencies, 50):.3f}  p99 {percentile(latencies, 99):.3f}  max {max(latencies):.3f}")
 
 

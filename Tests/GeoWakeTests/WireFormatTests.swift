@@ -27,6 +27,31 @@ import Testing
         #expect(value["c"] == .number(0))
     }
 
+    @Test func aLineIsReadWithNestingEscapesUnicodeAndEveryKindOfValue() throws {
+        let line = #"{"s":"a\"b\\c\n\u00e9\ud83c\udf0d/","n":[-1.5e3,0,12345678901234567,null,true,false,[],{}],"o":{"k":{"k":"v"}},"é":""}"#
+        let value = try JSONValue(line: Array(line.utf8))
+        #expect(value["s"] == .string("a\"b\\c\né\u{1F30D}/"))
+        #expect(value["n"] == [-1500, 0, .number(12345678901234567), .null, true, false, [], .object([:])])
+        #expect(value["o"]?["k"]?["k"] == "v")
+        #expect(value["é"] == "")
+        #expect(try JSONValue(line: Array(" [ 1 , \"x\" ] ".utf8)) == [1, "x"])
+    }
+
+    @Test func aValueIsWrittenCompactWithSortedKeysWholeNumbersWithoutAFractionAndEscapesThatReadBack() throws {
+        let value: JSONValue = ["op": "ack", "seq": 12, "b": [1.5, -2, 1e15, .null, true], "s": "a\"b\\c/\n\u{1}é", "a": .object([:])]
+        let line = String(decoding: value.line, as: UTF8.self)
+        #expect(line == #"{"a":{},"b":[1.5,-2,1000000000000000.0,null,true],"op":"ack","s":"a\"b\\c/\n\u0001é","seq":12}"#)
+        #expect(try JSONValue(line: value.line) == value)
+        #expect(JSONValue.number(.nan).line == Array("null".utf8))
+    }
+
+    @Test func aMalformedLineIsAMalformedReplyNamingItsText() {
+        for line in [#"{"a":1"#, #"{"a":1}x"#, #"{"a":01}"#, #"{"a":NaN}"#, #"{"a":-Infinity}"#, #"{a:1}"#, #"{"a":tru}"#,
+                     "{\"a\":\"\u{1}\"}", "", #"{"a":1,}"#, #"[1 2]"#, String(repeating: "[", count: 600) + String(repeating: "]", count: 600)] {
+            #expect(throws: GeoWakeError.malformedReply(String(line.prefix(200)))) { try JSONValue(line: Array(line.utf8)) }
+        }
+    }
+
     @Test func aCircleIsSentAsAPointFeatureWithItsRadius() {
         let feature = Region.circle(id: "depot", latitude: 52.5, longitude: 13.4, radius: 150).feature
         #expect(feature["id"] == "depot")

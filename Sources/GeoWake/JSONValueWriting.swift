@@ -1,0 +1,59 @@
+extension JSONValue {
+    /// Compact JSON, keys sorted so that logs and tests read the same each time. Whole numbers below 10^15 are
+    /// written without a fraction (sequence numbers, ids); a number that is not finite is written as `null`.
+    public var line: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        write(to: &bytes)
+        return bytes
+    }
+
+    private func write(to bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes += "null".utf8
+        case .bool(let value): bytes += (value ? "true" : "false").utf8
+        case .number(let value):
+            if !value.isFinite {
+                bytes += "null".utf8
+            } else if value == value.rounded() && abs(value) < 1e15 {
+                bytes += Int64(value).description.utf8
+            } else {
+                bytes += value.description.utf8
+            }
+        case .string(let value): Self.write(value, to: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.write(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            bytes.append(UInt8(ascii: "{"))
+            for (i, key) in fields.keys.sorted().enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.write(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                fields[key]!.write(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func write(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): bytes += "\\n".utf8
+            case UInt8(ascii: "\r"): bytes += "\\r".utf8
+            case UInt8(ascii: "\t"): bytes += "\\t".utf8
+            case 0..<0x20: bytes += "\\u00".utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}
