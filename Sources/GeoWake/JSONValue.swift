@@ -1,5 +1,3 @@
-import Foundation
-
 /// A protocol message's content as a plain value, so requests and server messages cross actors and
 /// threads as Sendable data and any request the protocol gains can be sent without a new type here.
 public enum JSONValue: Hashable, Sendable {
