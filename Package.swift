@@ -84,7 +84,7 @@ let package = Package(
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
                                    "GeoWake"]),
         // The subscriber library, its example and the subscriber the integration tests run.
-        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "JSONText"]),
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "JSONText", "JSONLines"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "ProcessLifecycle", "geowake-test-subscriber"]),

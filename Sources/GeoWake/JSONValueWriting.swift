@@ -1,3 +1,5 @@
+import JSONLines
+
 extension JSONValue {
     /// Compact JSON, keys sorted so that logs and tests read the same each time. Whole numbers below 10^15 are
     /// written without a fraction (sequence numbers, ids); a number that is not finite is written as `null`.
@@ -41,19 +43,6 @@ extension JSONValue {
     }
 
     private static func write(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
-            case UInt8(ascii: "\n"): bytes += "\\n".utf8
-            case UInt8(ascii: "\r"): bytes += "\\r".utf8
-            case UInt8(ascii: "\t"): bytes += "\\t".utf8
-            case 0..<0x20: bytes += "\\u00".utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONLineWriter.appendString(string.utf8, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

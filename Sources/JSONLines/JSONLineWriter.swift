@@ -126,7 +126,7 @@ public struct JSONLineWriter: Sendable {
     /// common case, instead of a branch and an append per byte.
     public mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
         if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            appendEscapedString(utf8)
+            Self.appendString(utf8, to: &bytes)
         } else {
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
@@ -136,10 +136,12 @@ public struct JSONLineWriter: Sendable {
 
     /// A string from its UTF-8 bytes, escaped as JSON requires.
     public mutating func appendString(utf8: some Sequence<UInt8>) {
-        appendEscapedString(utf8)
+        Self.appendString(utf8, to: &bytes)
     }
 
-    private mutating func appendEscapedString(_ utf8: some Sequence<UInt8>) {
+    /// A string from its UTF-8 bytes, quoted and escaped as JSON requires, appended to any byte buffer (the
+    /// subscriber library writes its protocol lines with it).
+    public static func appendString(_ utf8: some Sequence<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {
