@@ -4,7 +4,7 @@
 # The peer runs on the first PEER_N lines (it is ~1000x slower; a million would take many minutes); the comparison
 # is of rates. Timed in CPU seconds (user + sys), which a shared machine disturbs less than wall time; runs alternate
 # A/B for ROUNDS rounds and medians are reported. Needs `pip install beacontools==2.1.0` and
-# `swift build -c release`.
+# `swift build -c release --experimental-lto-mode=full`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000000}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # geowaked under load, with a Python driver of raw protocol clients (Benchmarks/daemon_load.py) that ack each event
 # as soon as they read it. Uses only the repository's trace (traces/berlin-drive.nmea, 1,200 fixes at 1 Hz).
-#   swift build -c release --product geowaked
+#   swift build -c release --experimental-lto-mode=full --product geowaked
 #   Benchmarks/daemon.sh [latency|load|outbox ...]      (default: all three)
 #   latency: one subscriber with standard updates, the trace at 10 fixes/s; from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=${GEOWAKED:-$PWD/.build/release/geowaked}
-[ -x "$G" ] || { echo "build first: swift build -c release --product geowaked" >&2; exit 1; }
+[ -x "$G" ] || { echo "build first: swift build -c release --experimental-lto-mode=full --product geowaked" >&2; exit 1; }
 PINNED=$(mktemp)
 trap 'rm -f "$PINNED"' EXIT
 printf '#!/bin/sh\nexec taskset -c %s %s "$@"\n' "${CPU:-0}" "$G" > "$PINNED"
@@ -30,7 +30,7 @@ if [ "${READER:-c}" = c ]; then
   cc -O2 -o "$LATENCY_READER" Benchmarks/latency_reader.c
 elif [ "$READER" = swift ]; then
   export LATENCY_SUBSCRIBER=$(dirname "$G")/geowake-test-subscriber
-  [ -x "$LATENCY_SUBSCRIBER" ] || { echo "build first: swift build -c release --product geowake-test-subscriber" >&2; exit 1; }
+  [ -x "$LATENCY_SUBSCRIBER" ] || { echo "build first: swift build -c release --experimental-lto-mode=full --product geowake-test-subscriber" >&2; exit 1; }
 fi
 for mode in ${@:-latency load outbox}; do
   python3 Benchmarks/daemon_load.py "$mode" "$PINNED" "${TRACE:-$PWD/traces/berlin-drive.nmea}"

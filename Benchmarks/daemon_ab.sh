@@ -2,7 +2,7 @@
 # A/B of two geowaked builds in one run, so that a shared machine's load falls on both alike: the latency run
 # (Benchmarks/daemon.sh latency) alternated RUNS times each, then load and outbox once each.
 #   cp .build/release/geowaked /tmp/geowaked-base      (from the commit to compare against, built release)
-#   swift build -c release --product geowaked
+#   swift build -c release --experimental-lto-mode=full --product geowaked
 #   Benchmarks/daemon_ab.sh /tmp/geowaked-base [RUNS]   (default 3; CPU as in daemon.sh)
 # Prints every run's lines, then per build the median over runs of each figure (p50, p99, max) and B/A ratios.
 set -euo pipefail

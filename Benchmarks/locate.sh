@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `geowake locate` end to end (load, read the trace, look up, sort ids, print) beside GEOS's query loop
 # (../shared/bench/peers/geos_strtree.c, STRtree + prepared geometry), on the same regions and trace.
-#   swift build -c release && Benchmarks/locate.sh REGIONS.geojson TRACE.nmea
+#   swift build -c release --experimental-lto-mode=full && Benchmarks/locate.sh REGIONS.geojson TRACE.nmea
 # Data: ../shared/bench/make_regions.py and make_trace.py (same --span-km). BEFORE=path/to/geowake adds an
 # older build, run alternately with this one (ROUNDS=3 rounds), to compare rates and check identical output.
 # The rate excludes loading: each build's load time is measured on an empty trace and taken off (fastest of the rounds).
@@ -11,7 +11,7 @@ SHARED=${SHARED:-$ROOT/../shared}/bench
 D=${BENCH_DIR:-$ROOT/.bench-data}; mkdir -p "$D"
 REGIONS=$1; TRACE=$2; ROUNDS=${ROUNDS:-3}
 GW=$ROOT/.build/release/geowake
-[ -x "$GW" ] || { echo "build first: swift build -c release" >&2; exit 1; }
+[ -x "$GW" ] || { echo "build first: swift build -c release --experimental-lto-mode=full" >&2; exit 1; }
 [ -x "$D/geos_strtree" ] || gcc -O2 -march=native -Wall -o "$D/geos_strtree" "$SHARED/peers/geos_strtree.c" \
     $(geos-config --cflags) $(geos-config --clibs) -lm
 base=$(basename "$REGIONS" .geojson)

@@ -2,7 +2,7 @@
 # On-CPU time of `geowake locate`'s per-fix loop alone, loading excluded: perf samples (4 kHz, on one core) whose
 # stack holds TraceFile.read, which drives the loop. Steadier than locate.sh's wall-clock difference when
 # loading takes seconds and the loop about one. Builds alternate, ROUNDS times (default 3).
-#   swift build -c release && Benchmarks/locate_loop.sh REGIONS.geojson TRACE.nmea [OTHER_GEOWAKE...]
+#   swift build -c release --experimental-lto-mode=full && Benchmarks/locate_loop.sh REGIONS.geojson TRACE.nmea [OTHER_GEOWAKE...]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REGIONS=$1; TRACE=$2; shift 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Region lookup: geowake's `bench lookup` beside the peers of ../shared/bench (GEOS STRtree + prepared
 # geometry, shapely STRtree; tzfpy, timezonefinder and GEOS on the time zones), on the same files, in one run.
-#   swift build -c release && Benchmarks/lookup.sh [lookup] [tz]
+#   swift build -c release --experimental-lto-mode=full && Benchmarks/lookup.sh [lookup] [tz]
 # Data: `../shared/bench/run_peers.sh gen` (and `tz`) with the same BENCH_DIR (default ./.bench-data).
 # Environment as run_peers.sh: SIZES="10000 100000 1000000" BIG=1000000 STRIDE=10 REPEAT=3; ROUNDS=3 runs
 # every tool of a case that many times, interleaved, so that a slow spell of the machine falls on all of
@@ -18,7 +18,7 @@ steps=${*:-lookup tz}
 has() { [[ " $steps " == *" $1 "* ]]; }
 log() { echo "[$(date +%T)] $*" >&2; }
 run() { local label=$1 round=$2; shift 2; "$@" | sed "s/^{/{\"case\":\"$label\",\"round\":$round,/" | tee -a "$OUT"; }
-[ -x "$GW" ] || { echo "build first: swift build -c release" >&2; exit 1; }
+[ -x "$GW" ] || { echo "build first: swift build -c release --experimental-lto-mode=full" >&2; exit 1; }
 [ -x "$D/geos_strtree" ] || gcc -O2 -march=native -Wall -o "$D/geos_strtree" "$SHARED/peers/geos_strtree.c" \
     $(geos-config --cflags) $(geos-config --clibs) -lm
 echo "{\"machine\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)\",\"cores\":$(nproc),\"load\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"date\":\"$(date -Is)\"}" >> "$OUT"

@@ -16,7 +16,7 @@ RESULTS=$BENCH_DIR/results; mkdir -p "$RESULTS"
 OUT=$RESULTS/nmea-side-by-side-$(date +%Y%m%dT%H%M%S).jsonl
 
 [ -s "$BENCH_DIR/big.nmea" ] || SIZES=10000 FIXES=1000 "$SHARED/run_peers.sh" gen
-swift build -c release --product geowake >&2
+swift build -c release --experimental-lto-mode=full --product geowake >&2
 BIG=$BENCH_DIR/big.nmea
 bytes=$(stat -L -c %s "$BIG")
 

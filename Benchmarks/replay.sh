@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole `geowake replay` path (parse, monitor, print) on the bench data of ../shared/bench, on one core.
-#   swift build -c release
+#   swift build -c release --experimental-lto-mode=full
 #   SIZES="10000 1000000" BENCH_DIR=$PWD/.bench-data ../shared/bench/run_peers.sh gen   # regions_N.geojson, trace_N.nmea
 #   Benchmarks/replay.sh
 # Environment: BENCH_DIR (default ./.bench-data), SIZES (default "10000 1000000"), REPEAT (default 3), CPU (default 0).
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 D=${BENCH_DIR:-$PWD/.bench-data}; SIZES=${SIZES:-"10000 1000000"}; REPEAT=${REPEAT:-3}; CPU=${CPU:-0}
 G=$PWD/.build/release/geowake
 R=$D/results; mkdir -p "$R"
-[ -x "$G" ] || { echo "build first: swift build -c release" >&2; exit 1; }
+[ -x "$G" ] || { echo "build first: swift build -c release --experimental-lto-mode=full" >&2; exit 1; }
 one() { taskset -c "$CPU" "$@"; }
 emit() { echo "$1" | tee -a "$R/replay.jsonl"; }
 small=$(echo $SIZES | cut -d' ' -f1)
