@@ -4,23 +4,29 @@
 struct RegionSlots {
     private var storage = [UInt32](repeating: 0, count: 64)
     private(set) var count = 0
-    /// The previous fix's count, or -1 before the first fix.
+    /// The previous fix's count, or -1 for the first fix.
     private var previousCount = -1
+    private var isFirst = true
     private var changed = false
 
     /// Starts the next fix's list.
     mutating func removeAll() {
-        previousCount = count
+        previousCount = isFirst ? -1 : count
+        isFirst = false
         count = 0
         changed = false
     }
 
-    mutating func append(_ slot: UInt32) {
-        if count == storage.count { storage += repeatElement(0, count: count) }
+    @inline(__always) mutating func append(_ slot: UInt32) {
+        if count == storage.count { grow() }
         // The previous fix's slot at this position is still there: compared before it is overwritten.
         changed = changed || storage[count] != slot
         storage[count] = slot
         count += 1
+    }
+
+    @inline(never) private mutating func grow() {
+        storage += repeatElement(0, count: count)
     }
 
     /// True when this fix's slots are the previous fix's, in the same order.
