@@ -14,25 +14,20 @@ public struct LocateLineWriter: Sendable {
         buffer = Array(repeating: 0, count: capacity)
     }
 
+    /// The last line's `,"regions":[…]}\n`, for the next line when its fix is in the same regions.
+    private var regions: [UInt8] = []
+
     /// Appends the line of `fix` with the strings `order` names, in that order.
     public mutating func line(_ fix: Fix, strings: QuotedStrings.View, order: UnsafeBufferPointer<UInt32>) {
         // The ids' copies may write 16 bytes past their end: the formatter's capacity covers that.
         var needed = FixLineFormatter.capacity
         for k in order { needed &+= strings.count(k) &+ 1 }
-        if count + needed > buffer.count { buffer += repeatElement(0, count: max(needed, buffer.count)) }
+        reserve(needed)
+        var regionsStart = 0
         let written = buffer.withUnsafeMutableBufferPointer { raw -> Int in
             let start = raw.baseAddress! + count
-            var formatter = FixLineFormatter(start)
-            formatter.locateFields(fix, &dates)
-            var p = formatter.isExact ? start + formatter.count : start
-            if !formatter.isExact {
-                // A coordinate `FixLineFormatter` does not print exactly (not finite, or huge): the long way.
-                var long = JSONLineWriter(reservingCapacity: 256)
-                long.beginObject()
-                long.positionFields(fix)
-                long.bytes.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
-                p += long.bytes.count
-            }
+            var p = Self.fixFields(fix, at: start, &dates)
+            regionsStart = p - raw.baseAddress!
             let key: StaticString = ",\"regions\":["
             p.update(from: key.utf8Start, count: key.utf8CodeUnitCount)
             p += key.utf8CodeUnitCount
@@ -49,6 +44,41 @@ public struct LocateLineWriter: Sendable {
             return p + 3 - start
         }
         count += written
+        regions.removeAll(keepingCapacity: true)
+        regions.append(contentsOf: buffer[regionsStart..<count])
+    }
+
+    /// Appends the line of `fix` with the regions of the last line: consecutive fixes are nearly always in the
+    /// same regions (94% of lines at 1M regions, 1M fixes), and then ranking, sorting and copying the ids again
+    /// is work thrown away (about 120 instructions a fix of 4,570; the loop's time moved within noise).
+    public mutating func lineRepeatingRegions(_ fix: Fix) {
+        reserve(FixLineFormatter.capacity &+ regions.count)
+        let written = buffer.withUnsafeMutableBufferPointer { raw -> Int in
+            let start = raw.baseAddress! + count
+            let p = Self.fixFields(fix, at: start, &dates)
+            regions.withUnsafeBufferPointer { if let base = $0.baseAddress { p.update(from: base, count: $0.count) } }
+            return p + regions.count - start
+        }
+        count += written
+    }
+
+    private mutating func reserve(_ needed: Int) {
+        if count + needed > buffer.count { buffer += repeatElement(0, count: max(needed, buffer.count)) }
+    }
+
+    /// Writes `{"time":…,"lat":…,"lon":…` at `start` and returns where it ends.
+    @inline(__always)
+    private static func fixFields(_ fix: Fix, at start: UnsafeMutablePointer<UInt8>,
+                                  _ dates: inout FixLineFormatter.DateCache) -> UnsafeMutablePointer<UInt8> {
+        var formatter = FixLineFormatter(start)
+        formatter.locateFields(fix, &dates)
+        if formatter.isExact { return start + formatter.count }
+        // A coordinate `FixLineFormatter` does not print exactly (not finite, or huge): the long way.
+        var long = JSONLineWriter(reservingCapacity: 256)
+        long.beginObject()
+        long.positionFields(fix)
+        long.bytes.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
+        return start + long.bytes.count
     }
 
     /// Hands the lines so far to `body` (to write them out) and empties the buffer.

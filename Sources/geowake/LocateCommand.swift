@@ -34,6 +34,7 @@ struct LocateCommand: ParsableCommand {
         let quotedIDs = LocateIDs(ids)
         var lines = LocateLineWriter()
         var ranks = RankList()
+        var slots = RegionSlots()
         var handles: [RegionHandle] = []
         var located = 0
         var drawn = LocateMapRecording(isOn: mapFile.map != nil)
@@ -43,20 +44,31 @@ struct LocateCommand: ParsableCommand {
             defer { bar.finish() }
             statistics = try quotedIDs.withTables { rankOfSlot, strings in
                 try TraceFile.read(trace, progress: { bar.update($0, total: $1) }) { fix in
-                    ranks.removeAll()
+                    let found: Int
                     if drawn.recording.isOn {
                         // One query gives both; the ids are made into Strings only when a map is drawn.
                         handles.removeAll(keepingCapacity: true)
                         index.forEachRegion(containing: fix.coordinate) { handles.append($0) }
                         handles.sort { rankOfSlot[Int($0.slot.rawValue)] < rankOfSlot[Int($1.slot.rawValue)] }
+                        ranks.removeAll()
                         for handle in handles { ranks.append(rankOfSlot[Int(handle.slot.rawValue)]) }
                         drawn.record(fix, handles.map { ids.id($0) })
+                        ranks.withUnsafeBufferPointer { lines.line(fix, strings: strings, order: $0) }
+                        found = handles.count
                     } else {
-                        index.forEachRegion(containing: fix.coordinate) { ranks.append(rankOfSlot[Int($0.slot.rawValue)]) }
-                        ranks.sort()
+                        slots.removeAll()
+                        index.forEachRegion(containing: fix.coordinate) { slots.append($0.slot.rawValue) }
+                        if slots.sameAsPrevious {
+                            lines.lineRepeatingRegions(fix)
+                        } else {
+                            ranks.removeAll()
+                            slots.withUnsafeBufferPointer { for slot in $0 { ranks.append(rankOfSlot[Int(slot)]) } }
+                            ranks.sort()
+                            ranks.withUnsafeBufferPointer { lines.line(fix, strings: strings, order: $0) }
+                        }
+                        found = slots.count
                     }
-                    ranks.withUnsafeBufferPointer { lines.line(fix, strings: strings, order: $0) }
-                    if !ranks.isEmpty { located += 1 }
+                    if found > 0 { located += 1 }
                     if lines.count >= StandardOutput.blockSize { try lines.drain { try StandardOutput.write($0) } }
                 }
             }

@@ -71,6 +71,50 @@ import TestSupport
         #expect(located.filter { !svg.contains("data-id=\"\($0)\"") }.isEmpty, "every located region is drawn")
     }
 
+    @Test("locate's lines for fixes that stay in, leave and swap regions, many and escaped, equal the map path's and count right")
+    func locateLinesForRepeatedShrinkingAndSwappedRegionSets() throws {
+        let directory = TemporaryDirectory()
+        // 40 concentric circles (100 m to 4 km) with ids that need escaping, and two small circles apart.
+        var features = (1...40).map { r in
+            "{\"type\":\"Feature\",\"id\":\"ring \\\"\(r)\\\" \\\\ \\t\",\"geometry\":{\"type\":\"Point\","
+                + "\"coordinates\":[13.4,52.5]},\"properties\":{\"radius\":\(r * 100)}}"
+        }
+        for (id, longitude) in [("west", 13.2), ("east", 13.6)] {
+            features.append("{\"type\":\"Feature\",\"id\":\"\(id)\",\"geometry\":{\"type\":\"Point\","
+                + "\"coordinates\":[\(longitude),52.5]},\"properties\":{\"radius\":50}}")
+        }
+        let regions = directory.write("rings.geojson", "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}")
+        // First a fix in no region; then outwards from the centre, three fixes 50 m past each ring (in 40 - k
+        // rings), then back in; then west, east, west: one region each time, a different one. Fixes a second
+        // apart, across midnight. Points are (longitude, regions containing it).
+        let metresPerDegree: Double = 111_320 * cos(52.5 * Double.pi / 180)
+        let steps: [Int] = Array(0...40) + Array((0..<40).reversed())
+        var points: [(Double, Int)] = [(13.0, 0)]
+        for k in steps {
+            let longitude: Double = 13.4 + Double(k * 100 + 50) / metresPerDegree
+            points += Array(repeating: (longitude, 40 - k), count: 3)
+        }
+        points += [(13.2, 1), (13.2, 1), (13.6, 1), (13.6, 1), (13.2, 1)]
+        let trackPoints = points.enumerated().map { i, point in
+            let time = i < 60 ? String(format: "2024-06-03T23:59:%02dZ", i)
+                : String(format: "2024-06-04T00:%02d:%02dZ", (i - 60) / 60, (i - 60) % 60)
+            return "<trkpt lat=\"52.5\" lon=\"\(point.0)\"><time>\(time)</time></trkpt>"
+        }
+        let trace = directory.write("walk.gpx", "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg>"
+            + trackPoints.joined() + "</trkseg></trk></gpx>")
+        let plain = try Self.run(["locate", "--regions", regions, trace])
+        let mapped = try Self.run(["locate", "--regions", regions, trace, "--map", directory.file("map.svg")])
+        #expect(plain.status == 0 && mapped.status == 0, "\(plain.errorLines)")
+        #expect(plain.output == mapped.output)
+        let lines = try Self.jsonLines(plain.output)
+        let located = try lines.map { try #require($0["regions"] as? [String]) }
+        #expect(located.map(\.count) == points.map(\.1))
+        #expect(located.suffix(5) == [["west"], ["west"], ["east"], ["east"], ["west"]])
+        #expect(located.count > 1 && located[1].contains("ring \"40\" \\ \t"))
+        #expect(located.allSatisfy { $0 == $0.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } })
+        #expect(lines.contains { $0["time"] as? String == "2024-06-04T00:00:00.000Z" })
+    }
+
     @Test("replay --exact prints exactly the differences of locate's sets between consecutive fixes, on bundled data")
     func exactReplayIsTheDifferenceOfLocateSets() throws {
         let regions = "regions/berlin-1k.geojson", trace = "traces/berlin-drive.nmea"

@@ -52,6 +52,21 @@ import GeoWakeCore
         }
     }
 
+    @Test func valuesHalfwayBetweenPrintedDigitsRoundAwayFromZeroAsFieldByField() {
+        // 62.5 thousandths exactly: rounded away from zero, either sign.
+        var fix = Fix(time: nil, coordinate: Coordinate(latitude: -52.5, longitude: 13.25), altitudeMSL: -0.0625,
+                      speed: 0.0625, mode: .threeD)
+        #expect(String(decoding: Self.line(fix), as: UTF8.self)
+                == "{\"lat\":-52.5,\"lon\":13.25,\"altMSL\":-0.063,\"speed\":0.063,\"mode\":3}\n")
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let units = Double(Int64.random(in: -180_000_000_000...180_000_000_000, using: &rng))
+            fix.coordinate = Coordinate(latitude: (units / 2 + 0.5) / 1e9, longitude: (units + 0.5) / 1e9)
+            fix.altitudeMSL = (units / 1e6 + 0.5) / 1e3
+            #expect(Self.line(fix) == Self.fieldByField(fix), "\(fix)")
+        }
+    }
+
     @Test func contractExampleLine() {
         let fix = Fix(time: Timestamp(year: 2014, month: 12, day: 31, hour: 3, minute: 7, second: 19),
                       coordinate: Coordinate(latitude: -37.784788333, longitude: 175.314896667),

@@ -44,6 +44,45 @@ import GeoWakeCore
         #expect(Self.drained(&writer) == expected)
     }
 
+    @Test func repeatedRegionsMatchFieldByFieldAcrossMidnightWithNegativeCoordinatesEscapedAndManyIDs() {
+        let ids = (0..<90).map { $0 % 3 == 0 ? "id \"\($0)\"\\\u{1}" : "r\($0)" }
+        let strings = Self.quoted(ids)
+        var rng = SystemRandomNumberGenerator()
+        // 2 s before midnight of 31 December 2023, stepped across it and the new year.
+        let midnight: Int64 = 1_704_067_200_000
+        var writer = LocateLineWriter(capacity: 64)
+        var expected: [UInt8] = [], written: [UInt8] = []
+        var order: [UInt32] = []
+        for step in 0..<3_000 {
+            let fix = Fix(time: Timestamp(millisecondsSince1970: midnight - 2_000 + Int64(step) * 7),
+                          coordinate: Coordinate(latitude: Double.random(in: -90...90, using: &rng),
+                                                 longitude: -Double.random(in: 0...180, using: &rng)))
+            if step == 0 || Int.random(in: 0..<4, using: &rng) == 0 {
+                order = (0..<Int.random(in: 0...ids.count, using: &rng)).map { _ in UInt32.random(in: 0..<UInt32(ids.count), using: &rng) }
+                strings.withView { view in order.withUnsafeBufferPointer { writer.line(fix, strings: view, order: $0) } }
+            } else {
+                writer.lineRepeatingRegions(fix)
+            }
+            expected += Self.fieldByField(fix, order.map { ids[Int($0)] })
+            if step % 97 == 0 { written += Self.drained(&writer) }
+        }
+        written += Self.drained(&writer)
+        #expect(written == expected)
+        let text = String(decoding: expected, as: UTF8.self)
+        #expect(text.hasPrefix("{\"time\":\"2023-12-31T23:59:58.000Z\""))
+        #expect(text.contains("{\"time\":\"2024-01-01T00:00:00.002Z\""))
+    }
+
+    @Test func aRepeatedLineAfterALineWithoutRegionsHasNone() {
+        let strings = Self.quoted(["a"])
+        var writer = LocateLineWriter()
+        let fix = Fix(time: nil, coordinate: Coordinate(latitude: -1.25, longitude: 2))
+        strings.withView { view in [UInt32]().withUnsafeBufferPointer { writer.line(fix, strings: view, order: $0) } }
+        writer.lineRepeatingRegions(fix)
+        #expect(String(decoding: Self.drained(&writer), as: UTF8.self)
+            == "{\"lat\":-1.25,\"lon\":2,\"regions\":[]}\n{\"lat\":-1.25,\"lon\":2,\"regions\":[]}\n")
+    }
+
     @Test func drainEmptiesTheBuffer() {
         let strings = Self.quoted(["a"])
         var writer = LocateLineWriter()
