@@ -12,8 +12,11 @@ public struct LocationEvent: Hashable, Sendable {
         case status(SourceStatus)
     }
 
-    /// The client's sequence number: 1, 2, 3, … with no gaps.
+    /// The client's sequence number: 1, 2, 3, … with no gaps within one `epoch`.
     public var seq: Int64
+    /// The daemon's store epoch when the event was queued: it grows with every daemon start, so a sequence number
+    /// issued again after a power cut rolled the store back comes with a greater epoch. (epoch, seq) names the event.
+    public var epoch: Int64
     public var kind: Kind
     /// The fix that decided the event (for a region, the deciding fix; absent for status).
     public var fix: Fix?
@@ -39,11 +42,12 @@ public struct SourceStatus: Hashable, Sendable {
 }
 
 extension LocationEvent {
-    /// Reads `{"type":"event","seq":N,"event":{…}}`; nil for anything else.
+    /// Reads `{"type":"event","epoch":E,"seq":N,"event":{…}}`; nil for anything else.
     init?(message: JSONValue) {
         guard message["type"]?.string == "event", let seq = message["seq"]?.int64,
               let event = message["event"], let name = event["event"]?.string else { return nil }
         self.seq = seq
+        epoch = message["epoch"]?.int64 ?? 0
         raw = event
         fix = Self.fix(event)
         let region = event["region"]?.string.map {

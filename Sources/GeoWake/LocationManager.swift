@@ -24,10 +24,10 @@ public final class LocationManager: Sendable {
     struct State {
         var connection: DaemonConnection?
         var stopped = false
-        /// The highest seq whose loop body returned: anything at or below it is a resend.
-        var lastHandled: Int64 = 0
+        /// The last (epoch, seq) whose loop body returned: anything at or below it is a resend.
+        var lastHandled = EventNumber(epoch: 0, seq: 0)
         /// The event user code holds now: handled once its loop body returns.
-        var inHand: Int64?
+        var inHand: EventNumber?
         /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
         var reconnecting = true
     }
@@ -66,8 +66,9 @@ public final class LocationManager: Sendable {
             public mutating func next() async throws -> LocationEvent? {
                 manager.bodyReturned()
                 while let event = await base.next() {
-                    if manager.isResend(event.seq) { continue }
-                    manager.state.withLock { $0.inHand = event.seq }
+                    let number = EventNumber(epoch: event.epoch, seq: event.seq)
+                    if manager.isResend(number) { continue }
+                    manager.state.withLock { $0.inHand = number }
                     return event
                 }
                 return nil
@@ -152,19 +153,20 @@ public final class LocationManager: Sendable {
     }
 
     func bodyReturned() {
-        let (seq, connection) = state.withLock { s -> (Int64?, DaemonConnection?) in
+        let (number, connection) = state.withLock { s -> (EventNumber?, DaemonConnection?) in
             defer { s.inHand = nil }
-            guard let seq = s.inHand else { return (nil, nil) }
-            s.lastHandled = max(s.lastHandled, seq)
-            return (seq, s.connection)
+            guard let number = s.inHand else { return (nil, nil) }
+            s.lastHandled = max(s.lastHandled, number)
+            return (number, s.connection)
         }
-        if let seq { connection?.post("ack", ["seq": .number(Double(seq))]) }
+        if let number { connection?.post("ack", number.ack) }
     }
 
-    func isResend(_ seq: Int64) -> Bool {
-        let (resend, last, connection) = state.withLock { ($0.lastHandled >= seq, $0.lastHandled, $0.connection) }
-        // The daemon resent it because our ack was lost with the old connection: acknowledge again.
-        if resend { connection?.post("ack", ["seq": .number(Double(last))]) }
+    func isResend(_ number: EventNumber) -> Bool {
+        let (resend, connection) = state.withLock { (number <= $0.lastHandled, $0.connection) }
+        // The daemon resent it because our ack was lost with the old connection: acknowledge it again (its own
+        // seq: after a power cut the daemon's numbers may not reach the last one handled).
+        if resend { connection?.post("ack", number.ack) }
         return resend
     }
 
@@ -223,4 +225,15 @@ public final class LocationManager: Sendable {
             delay = min(delay * 2, 2)
         }
     }
+}
+
+/// What names an event: the daemon's store epoch, then the client's sequence number within it.
+struct EventNumber: Comparable, Sendable {
+    var epoch: Int64
+    var seq: Int64
+
+    static func < (a: EventNumber, b: EventNumber) -> Bool { (a.epoch, a.seq) < (b.epoch, b.seq) }
+
+    /// The `ack` fields: with the epoch, so the daemon never takes it for a later epoch's event of the same seq.
+    var ack: [String: JSONValue] { ["seq": .number(Double(seq)), "epoch": .number(Double(epoch))] }
 }

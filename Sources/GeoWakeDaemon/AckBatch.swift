@@ -6,10 +6,19 @@ import GRDB
 /// other request first applies the acks before it, so replies keep the order of requests and see every earlier ack.
 extension Daemon {
     /// Validates and applies one ack inside a write transaction; the ack reply's result.
+    ///
+    /// An ack of an earlier epoch (a client that handled events a power cut then took from the store) acknowledges
+    /// only the events it can name: those of its epoch up to its seq, never a later epoch's event that reuses the
+    /// number.
     func acknowledge(_ request: Request, _ db: Database) throws -> [String: Any] {
         let client = try request.client()
-        let seq = try request.integer("seq")
+        var seq = try request.integer("seq")
         let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
+        if request.fields["epoch"] != nil, case let epoch = try request.integer("epoch"), epoch < store.epoch {
+            let later = try db.raw("SELECT MIN(seq) FROM outbox WHERE uid = ? AND clientID = ? AND epoch > ?")
+                .bind(1, client.uid).bind(2, client.clientID).bind(3, epoch).run()
+            seq = min(seq, last, (later ?? Int64.max) - 1)
+        }
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
         try acknowledge(db, client, through: seq)
         return ["acked": seq, "pending": try pending(db, client)]

@@ -104,15 +104,16 @@ final class Connection {
     }
 
     /// Queues an outbox event as its `event` message, for `flush` to send.
-    func append(event: String, seq: Int64) {
-        var line = JSONLineWriter(reservingCapacity: event.utf8.count + 48)
+    func append(_ event: QueuedEvent) {
+        var line = JSONLineWriter(reservingCapacity: event.event.utf8.count + 64)
         line.beginObject()
         line.field("type", "event")
-        line.field("seq", Int(seq))
-        line.field("event", json: event)
+        line.field("epoch", Int(event.epoch))
+        line.field("seq", Int(event.seq))
+        line.field("event", json: event.event)
         line.endLine()
         queue(line.bytes)
-        deliveredThrough = seq
+        deliveredThrough = event.seq
     }
 
     /// Queues bytes (whole lines) without writing them yet.

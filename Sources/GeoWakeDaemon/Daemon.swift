@@ -232,9 +232,7 @@ public final class Daemon {
         guard let client = connection.client, connection.outboxMayHaveMore, !connection.closed else { return }
         while connection.hasRoom {
             guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
-            for (seq, event) in batch {
-                connection.append(event: event, seq: seq)
-            }
+            for event in batch { connection.append(event) }
             if batch.count < 256 {
                 connection.outboxMayHaveMore = false
                 break

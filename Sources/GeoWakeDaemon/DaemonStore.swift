@@ -6,6 +6,8 @@ import GRDB
 public final class DaemonStore {
     public let queue: DatabaseQueue
     let checkpoint = WALCheckpoint()
+    /// This run's store epoch (see `StoreEpoch`): every event queued in this run carries it.
+    private(set) var epoch: Int64 = 0
 
     public enum Durability: String, Sendable {
         case normal, full
@@ -26,6 +28,7 @@ public final class DaemonStore {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(queue)
+            epoch = try StoreEpoch.begin(queue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw ProtocolError("internal", "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
         }
@@ -87,39 +90,42 @@ public final class DaemonStore {
         }
         Daemon.registerBeaconMigrations(&migrator)
         OutboxTable.registerMigrations(&migrator)
+        StoreEpoch.registerMigration(&migrator)
         return migrator
     }
 
     /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
     @discardableResult
-    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64) throws -> Int64 {
+    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64, epoch: Int64) throws -> Int64 {
         let seq = try db.raw("UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ? RETURNING lastSeq")
             .bind(1, key.uid).bind(2, key.clientID).run() ?? 0
-        try insert(db, key, seq: seq, event: event, now: now)
+        try insert(db, key, seq: seq, event: event, now: now, epoch: epoch)
         return seq
     }
 
     /// The same for an enabled client with fewer than `limit` pending events and none dropped, the usual case, in one
     /// statement fewer than reading the client first; nil, and nothing written, for any other client.
-    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64, pendingBelow limit: Int) throws -> Int64? {
+    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64, epoch: Int64, pendingBelow limit: Int) throws -> Int64? {
         guard let seq = try db.raw("""
             UPDATE client SET lastSeq = lastSeq + 1
             WHERE uid = ? AND clientID = ? AND disabled = 0 AND dropped = 0 AND lastSeq - ackedThrough < ? RETURNING lastSeq
             """).bind(1, key.uid).bind(2, key.clientID).bind(3, Int64(limit)).run() else { return nil }
-        try insert(db, key, seq: seq, event: event, now: now)
+        try insert(db, key, seq: seq, event: event, now: now, epoch: epoch)
         return seq
     }
 
-    private static func insert(_ db: Database, _ key: ClientKey, seq: Int64, event: String, now: Int64) throws {
-        try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, ?, ?, ?)")
-            .bind(1, key.uid).bind(2, key.clientID).bind(3, seq).bind(4, event).bind(5, now).run()
+    private static func insert(_ db: Database, _ key: ClientKey, seq: Int64, event: String, now: Int64, epoch: Int64) throws {
+        try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created, epoch) VALUES (?, ?, ?, ?, ?, ?)")
+            .bind(1, key.uid).bind(2, key.clientID).bind(3, seq).bind(4, event).bind(5, now).bind(6, epoch).run()
     }
 
-    func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [(seq: Int64, event: String)] {
+    func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [QueuedEvent] {
         try queue.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT seq, event FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
-                """), arguments: [key.uid, key.clientID, seq, limit]).map { ($0["seq"], $0["event"]) }
+                SELECT seq, event, epoch FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
+                """), arguments: [key.uid, key.clientID, seq, limit]).map {
+                QueuedEvent(client: key, seq: $0["seq"], event: $0["event"], epoch: $0["epoch"])
+            }
         }
     }
 

@@ -108,7 +108,7 @@ extension Daemon {
             guard let connection = connection(for: event.client) else { continue }
             if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
                connection.hasRoom {
-                connection.append(event: event.event, seq: event.seq)
+                connection.append(event)
                 sent.insert(event.client)
             } else {
                 connection.outboxMayHaveMore = true

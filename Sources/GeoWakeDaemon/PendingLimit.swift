@@ -25,9 +25,9 @@ extension Daemon {
     func enqueue(_ db: Database, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws -> [QueuedEvent] {
         var queued: [QueuedEvent] = []
         for (client, _, event) in events {
-            if let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970,
+            if let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970, epoch: store.epoch,
                                                  pendingBelow: limits.maximumPendingEvents) {
-                queued.append(QueuedEvent(client: client, seq: seq, event: event))
+                queued.append(QueuedEvent(client: client, seq: seq, event: event, epoch: store.epoch))
                 continue
             }
             guard let row = try db.raw("SELECT disabled, lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
@@ -40,8 +40,8 @@ extension Daemon {
                 continue
             }
             if dropped > 0 { queued.append(try reportDropped(db, client, dropped, now: now)) }
-            let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970)
-            queued.append(QueuedEvent(client: client, seq: seq, event: event))
+            let seq = try DaemonStore.enqueue(db, client, event: event, now: now.millisecondsSince1970, epoch: store.epoch)
+            queued.append(QueuedEvent(client: client, seq: seq, event: event, epoch: store.epoch))
         }
         return queued
     }
@@ -68,9 +68,9 @@ extension Daemon {
         var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
         line.removeLast()
         line += ",\"dropped\":\(dropped)}"
-        let seq = try DaemonStore.enqueue(db, client, event: line, now: now.millisecondsSince1970)
+        let seq = try DaemonStore.enqueue(db, client, event: line, now: now.millisecondsSince1970, epoch: store.epoch)
         try db.cachedStatement(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
-        return QueuedEvent(client: client, seq: seq, event: line)
+        return QueuedEvent(client: client, seq: seq, event: line, epoch: store.epoch)
     }
 }
 
@@ -79,4 +79,6 @@ struct QueuedEvent {
     var client: ClientKey
     var seq: Int64
     var event: String
+    /// The store epoch of the run that queued it: with `seq`, what names the event to a client.
+    var epoch: Int64
 }

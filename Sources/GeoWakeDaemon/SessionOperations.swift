@@ -83,7 +83,7 @@ extension Daemon {
                                arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
             }
             return ["client": clientID, "created": existing == nil, "pending": try store.pendingCount(db, key),
-                    "lastSeq": existing.map { $0["lastSeq"] as Int64 } ?? 0]
+                    "lastSeq": existing.map { $0["lastSeq"] as Int64 } ?? 0, "epoch": store.epoch]
         }
         request.connection.client = key
         request.connection.deliveredThrough = 0

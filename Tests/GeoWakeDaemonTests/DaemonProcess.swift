@@ -68,6 +68,11 @@ final class DaemonProcess {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
+    /// Sends `signal` (SIGSTOP, SIGCONT) and leaves the process as it is.
+    func send(_ signal: Int32) {
+        if let process { kill(process.processIdentifier, signal) }
+    }
+
     /// The daemon's resident memory in MiB, from /proc.
     var residentMiB: Double? {
         guard let pid = process?.processIdentifier,

@@ -18,24 +18,24 @@ import Testing
         let client = ClientKey(uid: 1000, clientID: "org.example.raw")
         try store.write { db in
             try db.raw("INSERT INTO client (uid, clientID) VALUES (?, ?)").bind(1, client.uid).bind(2, client.clientID).run()
-            let seq = try DaemonStore.enqueue(db, client, event: "{\"n\":1}", now: 5)
+            let seq = try DaemonStore.enqueue(db, client, event: "{\"n\":1}", now: 5, epoch: store.epoch)
             #expect(seq == 1)
         }
         struct Refused: Error {}
         #expect(throws: Refused.self) {
             try store.write { db in
-                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6)
+                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6, epoch: store.epoch)
                 throw Refused()
             }
         }
         #expect(throws: DatabaseError.self) {
             try store.write { db in
-                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6)
+                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6, epoch: store.epoch)
                 try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, 1, 'again', 0)")
                     .bind(1, client.uid).bind(2, client.clientID).run()
             }
         }
-        let next = try store.write { db in try DaemonStore.enqueue(db, client, event: "{\"n\":3}", now: 7) }
+        let next = try store.write { db in try DaemonStore.enqueue(db, client, event: "{\"n\":3}", now: 7, epoch: store.epoch) }
         #expect(next == 2)
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT seq, event, created FROM outbox ORDER BY seq") }
         #expect(rows.map { $0["seq"] as Int64 } == [1, 2])

@@ -45,6 +45,7 @@ func canonical(_ events: [[String: Any]]) -> [String] {
     events.map { event in
         var event = event
         event["seq"] = nil
+        event["epoch"] = nil
         if event["event"] as? String == "status" { event["time"] = nil }
         return String(decoding: try! JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]), as: UTF8.self)
     }

@@ -55,6 +55,29 @@ import Testing
         manager.stop()
     }
 
+    @Test func afterAPowerCutRolledTheDaemonBackANewEventWithAnEarlierSeqInALaterEpochReachesUserCode() async throws {
+        let peer = try ProtocolPeer()
+        for region in ["a", "b", "c"] { peer.emit(Self.enter(region)) }
+        let manager = try await LocationManager(clientID: "org.example.test", socketPath: peer.path)
+        var seen: [String] = []
+        for try await event in manager.events {
+            guard case .enter(let region) = event.kind else { continue }
+            seen.append("\(event.epoch)/\(event.seq)/\(region.id)")
+            if region.id == "c" {
+                #expect(try await Self.eventually { peer.acked == 2 })
+                // The store kept only event 1: b and c, handled already, were lost with their acks.
+                peer.powerCut(keeping: 1)
+                #expect(try await Self.eventually { peer.registers == 2 })
+                peer.emit(Self.enter("d"))
+            }
+            if region.id == "d" { peer.emit(Self.enter("e")) }
+            if region.id == "e" { break }
+        }
+        #expect(seen == ["1/1/a", "1/2/b", "1/3/c", "2/2/d", "2/3/e"], "seq 2 again, but of epoch 2: a new event, not a resend")
+        #expect(try await Self.eventually { peer.acked == 2 }, "d is acknowledged by its own seq")
+        manager.stop()
+    }
+
     @Test func aRejectedRequestThrowsTheDaemonsCode() async throws {
         let peer = try ProtocolPeer()
         let manager = try await LocationManager(clientID: "org.example.test", socketPath: peer.path)

@@ -12,7 +12,8 @@ final class ProtocolPeer: Sendable {
     let path: String
     private let listener: Int32
     private struct State {
-        var outbox: [(seq: Int64, event: String)] = []
+        var outbox: [(seq: Int64, epoch: Int64, event: String)] = []
+        var epoch: Int64 = 1
         var acked: Int64 = 0
         var registers = 0
         var current: Int32 = -1
@@ -59,8 +60,8 @@ final class ProtocolPeer: Sendable {
     func emit(_ event: String) {
         let (fd, line) = state.withLock { s -> (Int32, String) in
             let seq = Int64(s.outbox.count + 1)
-            s.outbox.append((seq, event))
-            return (s.current, Self.eventLine(seq, event))
+            s.outbox.append((seq, s.epoch, event))
+            return (s.current, Self.eventLine(seq, s.epoch, event))
         }
         if fd >= 0 { send(fd, line) }
     }
@@ -71,8 +72,19 @@ final class ProtocolPeer: Sendable {
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
-    private static func eventLine(_ seq: Int64, _ event: String) -> String {
-        #"{"type":"event","seq":\#(seq),"event":\#(event)}"#
+    /// What a power cut does to a store whose last commits were not synced: the outbox and its acks roll back to
+    /// the first `kept` events, and the restarted daemon runs in the next epoch.
+    func powerCut(keeping kept: Int) {
+        state.withLock { s in
+            s.outbox.removeLast(s.outbox.count - kept)
+            s.acked = min(s.acked, Int64(kept))
+            s.epoch += 1
+        }
+        dropConnection()
+    }
+
+    private static func eventLine(_ seq: Int64, _ epoch: Int64, _ event: String) -> String {
+        #"{"type":"event","epoch":\#(epoch),"seq":\#(seq),"event":\#(event)}"#
     }
 
     private func send(_ fd: Int32, _ line: String) {
@@ -109,13 +121,20 @@ final class ProtocolPeer: Sendable {
                         s.registers += 1
                         s.current = fd
                         s.lastRegister = request
-                        return s.outbox.filter { $0.seq > s.acked }.map { Self.eventLine($0.seq, $0.event) }
+                        return s.outbox.filter { $0.seq > s.acked }.map { Self.eventLine($0.seq, $0.epoch, $0.event) }
                     }
                     send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{}}"#)
                     for event in backlog { send(fd, event) }
                 case "ack":
-                    let seq = request["seq"]?.int64 ?? 0
-                    state.withLock { $0.acked = max($0.acked, seq) }
+                    var seq = request["seq"]?.int64 ?? 0
+                    state.withLock { s in
+                        // As geowaked: an earlier epoch's ack names only that epoch's events.
+                        if let epoch = request["epoch"]?.int64, epoch < s.epoch {
+                            let later = s.outbox.first { $0.epoch > epoch }?.seq ?? Int64.max
+                            seq = min(seq, Int64(s.outbox.count), later - 1)
+                        }
+                        s.acked = max(s.acked, seq)
+                    }
                     send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{"acked":\#(seq)}}"#)
                 case "beginBackgroundTask":
                     let task = state.withLock { s in defer { s.nextTask += 1 }; s.openTasks.insert(s.nextTask); return s.nextTask }

@@ -81,6 +81,7 @@ struct TestSubscriber {
                 var object = event.raw.object ?? [:]
                 if stamp { object["handledAt"] = .number(handledAt) }
                 object["seq"] = .number(Double(event.seq))
+                object["epoch"] = .number(Double(event.epoch))
                 var line = JSONValue.object(object).line
                 line.append(UInt8(ascii: "\n"))
                 _ = write(output, line, line.count)
