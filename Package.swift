@@ -69,7 +69,7 @@ let package = Package(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "CPeerFiles", "ProcessLifecycle", "Beacons",
+                "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

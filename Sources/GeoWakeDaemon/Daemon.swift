@@ -78,8 +78,7 @@ public final class Daemon {
         }
         for (key, features) in byClient {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + features.map(\.0).joined(separator: ",") + "]}"
-            let parsed = try SharedRegions.regions(fromFeatureCollection: Data(collection.utf8),
-                                                   scratchDirectory: (paths.state as NSString).deletingLastPathComponent)
+            let parsed = try SharedRegions.regions(fromFeatureCollection: Array(collection.utf8))
             for (region, stored) in zip(parsed, features) {
                 try regions.add(region, owner: key, state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
                                 since: stored.2.map { Timestamp(millisecondsSince1970: $0) }, dwellSent: stored.3)

@@ -1,3 +1,4 @@
+import FileBytes
 import Foundation
 import GeoWakeCore
 import JSONLines
@@ -88,8 +89,7 @@ extension Daemon {
         let parsed: [Region]
         do {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + texts.joined(separator: ",") + "]}"
-            parsed = try SharedRegions.regions(fromFeatureCollection: Data(collection.utf8),
-                                               scratchDirectory: (paths.state as NSString).deletingLastPathComponent)
+            parsed = try SharedRegions.regions(fromFeatureCollection: Array(collection.utf8))
         } catch {
             throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(error.reason)")
         }
@@ -142,10 +142,25 @@ extension Daemon {
         }
         guard fd >= 0 else { throw ProtocolError("fileUnreadable", "\(path): \(String(cString: strerror(errno)))") }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        guard let data = try? handle.readToEnd() else { throw ProtocolError("fileUnreadable", "\(path): cannot be read") }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = object["features"] as? [Any] else {
-            throw ProtocolError("badGeoJSON", "\(path): not a FeatureCollection")
+        guard var data = try? handle.readToEnd() else { throw ProtocolError("fileUnreadable", "\(path): cannot be read") }
+        // What `geowake regions check` accepts: gzip-compressed, and a lone Feature as well as a FeatureCollection.
+        if data.withUnsafeBytes(Gunzip.isGzip) {
+            var inflated = Data()
+            do {
+                let gunzip = Gunzip()
+                try data.withUnsafeBytes { compressed in try gunzip.inflate(compressed) { inflated.append(contentsOf: $0) } }
+                try gunzip.finish()
+            } catch {
+                throw ProtocolError("badGeoJSON", "\(path): \(error)")
+            }
+            data = inflated
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
+        }
+        if object["type"] as? String == "Feature" { return [object] }
+        guard let features = object["features"] as? [Any] else {
+            throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
         }
         return features
     }

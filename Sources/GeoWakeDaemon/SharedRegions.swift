@@ -115,14 +115,16 @@ struct SharedRegions {
         return changes
     }
 
-    /// Parses GeoJSON features (a FeatureCollection's bytes) into regions with the contract's rules.
-    static func regions(fromFeatureCollection bytes: Data, scratchDirectory: String) throws(RegionLoadError) -> [Region] {
-        let path = scratchDirectory + "/features-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).geojson"
-        guard FileManager.default.createFile(atPath: path, contents: bytes) else {
-            throw RegionLoadError(file: path, reason: "cannot write scratch file")
+    /// Parses GeoJSON features (a FeatureCollection's bytes) into regions with the contract's rules, in memory.
+    static func regions(fromFeatureCollection bytes: [UInt8]) throws(RegionLoadError) -> [Region] {
+        let store: RegionStore
+        do {
+            store = try bytes.withUnsafeBytes { try RegionLoader.load(bytes: $0, name: "request") }
+        } catch let error as RegionLoadError {
+            throw error
+        } catch {
+            throw RegionLoadError(file: "request", reason: "\(error)")
         }
-        defer { unlink(path) }
-        let store = try RegionLoader.load(path)
         return store.handles.compactMap { store.region($0) }
     }
 }

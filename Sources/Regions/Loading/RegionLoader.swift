@@ -32,30 +32,58 @@ public enum RegionLoader {
         var bytesBefore = 0
         for file in files {
             firstSlots.append((displayName(file), UInt32(loaded.slotCount)))
-            let ingest = FeatureIngest(into: loaded, file: displayName(file), firstSlots: firstSlots)
-            loaded = RegionStore()   // the ingest's store is then the only one, and appends copy nothing
-            var readError: RegionLoadError?
-            do throws(RegionLoadError) {
+            let numbering = options.numberFeatures ? (isDirectory ? baseName(file) + "#" : "") : nil
+            // The ingest's store is then the only one, and appends copy nothing.
+            loaded = try ingest(consume loaded, name: displayName(file), firstSlots: firstSlots) { (ingest) throws(RegionLoadError) in
                 try withContents(of: file) { (bytes) throws(RegionLoadError) in
-                    if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: file, reason: diagnosis) }
-                    let numbering = options.numberFeatures ? (isDirectory ? baseName(file) + "#" : "") : nil
-                    var reader = GeoJSONReader(bytes: bytes, file: displayName(file), idProperty: options.idProperty, numbering: numbering)
                     let known = bytesBefore + bytes.count
                     defer { bytesBefore = known }
-                    try reader.readFeatures(progress: { progress(bytesBefore + $0, known) }) { number, draft in
-                        guard ingest.put(number, &draft) else { throw IngestStopped() }
-                    }
+                    try read(bytes, name: displayName(file), options: options, numbering: numbering, into: ingest,
+                             progress: { progress(bytesBefore + $0, known) })
                 }
-            } catch {
-                readError = error
             }
-            // A feature that failed validation comes before whatever stopped the reader.
-            if let failure = ingest.finish() { throw failure }
-            if let readError { throw readError }
-            loaded = ingest.store
         }
         loaded.appendMissingBands()
         store = loaded
+    }
+
+    /// Loads the regions of one GeoJSON document held in memory (a FeatureCollection or a lone Feature, as a file
+    /// holds), named `name` in errors: the daemon's `monitor` and its restart read their features this way, with
+    /// the same checks as a file, and nothing written to disk.
+    public static func load(bytes: UnsafeRawBufferPointer, name: String,
+                            options: RegionLoadOptions = RegionLoadOptions()) throws(RegionLoadError) -> RegionStore {
+        var loaded = try ingest(RegionStore(), name: name, firstSlots: [(name, 0)]) { (ingest) throws(RegionLoadError) in
+            try read(bytes, name: name, options: options, numbering: options.numberFeatures ? "" : nil, into: ingest, progress: { _ in })
+        }
+        loaded.appendMissingBands()
+        loaded.shrinkToFit()
+        return loaded
+    }
+
+    /// Runs `read` against an ingest that validates on a second thread and returns the ingest's store, `store`
+    /// with the features added. The ingest takes `store` over: the caller's copy is not to be used again.
+    private static func ingest(_ store: consuming RegionStore, name: String, firstSlots: [(file: String, slot: UInt32)],
+                               _ read: (FeatureIngest) throws(RegionLoadError) -> Void) throws(RegionLoadError) -> RegionStore {
+        let ingest = FeatureIngest(into: store, file: name, firstSlots: firstSlots)
+        var readError: RegionLoadError?
+        do throws(RegionLoadError) {
+            try read(ingest)
+        } catch {
+            readError = error
+        }
+        // A feature that failed validation comes before whatever stopped the reader.
+        if let failure = ingest.finish() { throw failure }
+        if let readError { throw readError }
+        return ingest.store
+    }
+
+    private static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
+                             into ingest: FeatureIngest, progress: (Int) -> Void) throws(RegionLoadError) {
+        if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
+        var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
+        try reader.readFeatures(progress: progress) { number, draft in
+            guard ingest.put(number, &draft) else { throw IngestStopped() }
+        }
     }
 
     /// Thrown into the reader once a feature has failed, to stop it.
