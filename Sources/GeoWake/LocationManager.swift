@@ -38,11 +38,17 @@ public final class LocationManager: Sendable {
         self.clientID = clientID
         self.relaunch = relaunch
         self.options = options
-        self.socketPath = socketPath ?? SocketPath.resolve(environment: environment)
+        let resolution = SocketPath.resolution(environment: environment)
+        self.socketPath = socketPath ?? resolution.path
         launchReason = LaunchReason(environment: environment)
         otherMessages = onOtherMessage
         (stream, sink) = AsyncStream.makeStream(of: LocationEvent.self)
-        let connection = try await connect()
+        let connection: DaemonConnection
+        do {
+            connection = try await connect()
+        } catch let error as GeoWakeError where socketPath == nil {
+            throw SocketPath.explain(error, tried: resolution.tried)
+        }
         state.withLock { s in
             s.connection = connection
             s.reconnecting = false
