@@ -4,14 +4,16 @@ import Glibc
 import GeoWakeDaemon
 
 /// The socket's and the store's directories, made before the daemon opens anything so that a failure names the
-/// option, the directory and the cause. They are the daemon's alone, 0700.
+/// option, the directory and the cause. In system mode the socket's directory is 0755: the socket in it is 0666 for
+/// every user, and a 0700 directory would keep them out (systemd's RuntimeDirectory= makes it 0755 too). Everything
+/// else is the daemon's alone, 0700.
 enum DaemonDirectories {
     static func prepare(_ paths: DaemonPaths, system: Bool) throws(StartupError) {
         let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
         guard paths.socket.utf8.count < capacity else {
             throw StartupError(.usage, "--socket \(paths.socket): longer than \(capacity - 1) bytes")
         }
-        try make(parent(of: paths.socket), mode: 0o700, for: "--socket \(paths.socket)")
+        try make(parent(of: paths.socket), mode: system ? 0o755 : 0o700, for: "--socket \(paths.socket)")
         try make(parent(of: paths.state), mode: 0o700, for: "--state \(paths.state)")
     }
 
