@@ -14,6 +14,7 @@ public enum GeoWakeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The manager was stopped.
     case closed
 
+    /// One line naming what failed and where, for a log or standard error.
     public var description: String {
         switch self {
         case .connectionFailed(let path, let reason): "cannot connect to geowaked at \(path): \(reason)"

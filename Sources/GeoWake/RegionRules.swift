@@ -8,6 +8,7 @@ public struct RegionRules: Sendable, Equatable {
     /// Whether a fix whose accuracy circle straddles a boundary decides nothing.
     public var accuracyGating: Bool?
 
+    /// Rules with the given fields; each one left nil follows `geowaked`'s flag.
     public init(hysteresis: Double? = nil, debounce: Double? = nil, accuracyGating: Bool? = nil) {
         self.hysteresis = hysteresis
         self.debounce = debounce

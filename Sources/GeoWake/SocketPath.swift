@@ -5,8 +5,10 @@ import Glibc
 /// Where the daemon listens, in the protocol's order: `GEOWAKE_SOCKET` wins (the daemon sets it for
 /// processes it launches); then the user daemon's socket under `$XDG_RUNTIME_DIR` (or `/tmp/geowake-UID`); then the system daemon's.
 public enum SocketPath {
+    /// The system daemon's socket (`geowaked --system`).
     public static let systemPath = "/run/geowake/geowaked.sock"
 
+    /// The socket to connect to: `resolution(environment:)`'s path.
     public static func resolve(environment: [String: String] = currentEnvironment()) -> String {
         resolution(environment: environment).path
     }
@@ -34,6 +36,7 @@ public enum SocketPath {
         return .noDaemon(tried: tried, reason: reason)
     }
 
+    /// This process's environment, read from `environ`.
     public static func currentEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var entry = environ
