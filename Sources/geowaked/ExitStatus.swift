@@ -30,7 +30,7 @@ struct DaemonFailure: Error {
     var status: ExitStatus
     var message: String
 
-    /// `trace` and `beaconTrace` are the files of `--source trace:…` and `--beacon-source trace:…`: a trace that cannot
+    /// An error of the daemon's setup. `trace` and `beaconTrace` are the files of `--source trace:…` and `--beacon-source trace:…`: a trace that cannot
     /// be used is missing, forbidden or not a trace, which only the file itself tells.
     init(_ error: any Error, trace: String?, beaconTrace: String?) {
         switch error {
@@ -45,6 +45,16 @@ struct DaemonFailure: Error {
             self.init(status: .usage, message: error.message)
         default:
             self.init(status: .software, message: "\(error)")
+        }
+    }
+
+    /// An error that ended the daemon once it was set up: the socket it cannot listen on, or a failure of its own
+    /// (a failed poll, a store it can no longer write), which no option of the user's caused.
+    init(serving error: any Error) {
+        switch error {
+        case let error as StartupError: self.init(status: ExitStatus(error.kind), message: error.description)
+        case let error as ProtocolError: self.init(status: .software, message: error.message)
+        default: self.init(status: .software, message: "\(error)")
         }
     }
 

@@ -79,22 +79,27 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
             _ = unsafeBitCast(mallopt, to: (@convention(c) (Int32, Int32) -> Int32).self)(-1, 64 << 20)
         }
         let traceFile = trace, beaconTrace = beaconSource.flatMap { $0.hasPrefix("trace:") ? String($0.dropFirst(6)) : nil }
+        let daemon: Daemon
         do {
             try DaemonDirectories.prepare(paths, system: system)
             let logger = Logger(label: "geowaked")
             let supervisor = ProcessSupervisor(settings: try lifecycle.settings(), logger: logger)
-            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger,
-                                    live: live, baudRate: baud,
-                                    health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
-                                    limits: DaemonLimits(maximumPendingEvents: maxPending),
-                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
-                                    beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
-            try await daemon.serve()
-            Foundation.exit(0)
+            daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger,
+                                live: live, baudRate: baud,
+                                health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
+                                limits: DaemonLimits(maximumPendingEvents: maxPending),
+                                regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
+                                beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
         } catch let error as ValidationError {
             throw error
         } catch {
             throw DaemonFailure(error, trace: traceFile, beaconTrace: beaconTrace)
         }
+        do {
+            try await daemon.serve()
+        } catch {
+            throw DaemonFailure(serving: error)
+        }
+        Foundation.exit(0)
     }
 }
