@@ -30,8 +30,9 @@ struct DaemonFailure: Error {
     var status: ExitStatus
     var message: String
 
-    /// An error of the daemon's setup. `trace` and `beaconTrace` are the files of `--source trace:…` and `--beacon-source trace:…`: a trace that cannot
-    /// be used is missing, forbidden or not a trace, which only the file itself tells.
+    /// An error of the daemon's setup. `trace` and `beaconTrace` are the files of `--source trace:…` and
+    /// `--beacon-source trace:…`: a trace that cannot be used is missing, forbidden or not a trace, which only the
+    /// file itself tells.
     init(_ error: any Error, trace: String?, beaconTrace: String?) {
         switch error {
         case let error as StartupError:
