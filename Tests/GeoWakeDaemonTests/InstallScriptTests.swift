@@ -64,6 +64,7 @@ import TestSupport
         let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/geowaked.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/local/bin/geowaked --system --source gpsd://127.0.0.1:2947\n"))
         #expect(unit.contains("\nRuntimeDirectoryMode=0755\n") && unit.contains("\nKillMode=process\n"))
+        #expect(unit.contains("\nStateDirectoryMode=0700\n"))
     }
 
     @Test("Without built binaries, or with an unknown option, the script fails with one line and installs nothing")
