@@ -89,7 +89,7 @@ import TestSupport
         #expect(outcome.errorLines == ["Error: the store \(daemon.directory)/geowake.sqlite is in use by another process (geowaked holds it exclusively while it runs)"])
     }
 
-    @Test("A store where the user may not write exits 77 (no permission), naming the directory",
+    @Test("A store where the user may not write exits 77 (no permission), naming the path and the system's reason",
           .enabled(if: getuid() == 0, "switching to another uid needs root"))
     func noPermission() throws {
         let directory = Self.freshDirectory()
@@ -99,5 +99,10 @@ import TestSupport
                                         in: directory, asUID: 65534)
         #expect(outcome.status == 77, "\(outcome.errorLines)")
         #expect(outcome.errorLines == ["Error: --state /root/geowake-test-\(getpid())/geowake.sqlite: cannot create its directory /root/geowake-test-\(getpid()): Permission denied"])
+        // The directory exists but is not the user's: SQLite says only "unable to open database file".
+        let store = "/var/lib/geowake-test-\(getpid()).sqlite"
+        let existing = try Self.geowaked(["--socket", directory + "/nobody.sock", "--state", store], in: directory, asUID: 65534)
+        #expect(existing.status == 77, "\(existing.errorLines)")
+        #expect(existing.errorLines == ["Error: --state \(store): cannot open the store: Permission denied"])
     }
 }
