@@ -3,7 +3,8 @@
 # as soon as they read it. Uses only the repository's trace (traces/berlin-drive.nmea, 1,200 fixes at 1 Hz).
 #   swift build -c release --experimental-lto-mode=full --product geowaked
 #   Benchmarks/daemon.sh [latency|load|outbox ...]      (default: all three)
-#   latency: one subscriber with standard updates, the trace at 10 fixes/s; from the daemon taking a fix (its trace
+#   latency: one subscriber with standard updates, the trace at 10 fixes/s (FLOOD=1: beside a client pipelining
+#            `list` requests it never reads, with the daemon's RSS); from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
 #            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region

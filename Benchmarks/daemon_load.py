@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -97,11 +98,47 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+class Flooder:
+    """FLOOD=1: a client beside the subscriber that pipelines `list` requests (1,000 regions with 100-byte ids, about
+    150 KB a reply) and never reads a reply, while the daemon's RSS is sampled every 0.2 s."""
+
+    def __init__(self, path, pid):
+        self.client = Client(path)
+        self.client.start("bench.flooder")
+        features = [{"type": "Feature", "id": f"{n:0100d}", "properties": {"radius": 50},
+                     "geometry": {"type": "Point", "coordinates": [0.001 * n, 10.0]}} for n in range(1000)]
+        self.client.request("monitor", features=features)
+        self.pid, self.sent, self.rss, self.running = pid, 0, [rss_mib(pid)], True
+        self.threads = [threading.Thread(target=self.flood, daemon=True), threading.Thread(target=self.sample, daemon=True)]
+        for thread in self.threads:
+            thread.start()
+
+    def flood(self):
+        batch = b'{"id":1,"op":"list"}\n' * 100
+        try:
+            while self.running:
+                self.client.sock.sendall(batch)
+                self.sent += 100
+        except OSError:
+            pass
+
+    def sample(self):
+        while self.running:
+            self.rss.append(rss_mib(self.pid))
+            time.sleep(0.2)
+
+    def stop(self):
+        self.running = False
+        print(f"flood: {self.sent:,} list requests pipelined and never read; daemon RSS {self.rss[0]:.0f} MiB before, "
+              f"max {max(self.rss):.0f} MiB during")
+
+
 def latency(geowaked, trace, directory):
     process, path = start_daemon(geowaked, trace, 10, directory, ["--log-level", "trace"])
     received = []
     reader = os.environ.get("LATENCY_READER")
     subscriber = os.environ.get("LATENCY_SUBSCRIBER")
+    flooder = Flooder(path, process.pid) if os.environ.get("FLOOD") else None
     try:
         if subscriber:
             # A GeoWake library subscriber; its handler stamps CLOCK_MONOTONIC as it begins.
@@ -129,6 +166,8 @@ def latency(geowaked, trace, directory):
                     client.handle(message)
                     ended = event.get("state") == "ended"
     finally:
+        if flooder:
+            flooder.stop()
         process.terminate()
         process.wait()
     marks = []

@@ -5,22 +5,22 @@ import Glibc
 import CLibGPS
 import Traces
 
+extension GPSDReport {
+    /// A TPV report as libgps has just unpacked it, NaN for every missing value; `altitude` is the pre-3.20
+    /// name of altMSL, still filled from the JSON "alt" key. Its `fix` is made by the same mapping as a report
+    /// read from a gpsd JSON file.
+    init(tpv fix: gps_fix_t, satellites: Int?) {
+        self.init(mode: Int(fix.mode), time: fix.time.tv_sec == 0 ? nil : Timestamp(fix.time),
+                  latitude: fix.latitude, longitude: fix.longitude, altitudeMSL: fix.altMSL, altitude: fix.altitude,
+                  speed: fix.speed, track: fix.track, eph: fix.eph, epx: fix.epx, epy: fix.epy, satellites: satellites)
+    }
+}
+
 extension Fix {
-    /// The fix in a TPV report that libgps has just unpacked, or nil when the report has no position
-    /// (mode below 2, or NaN coordinates). `satellites` comes from the latest SKY report: a TPV carries none.
-    /// `altitude` is the pre-3.20 name of altMSL, still filled from the JSON "alt" key.
+    /// The fix in a TPV report that libgps has just unpacked, or nil when the report has no position.
     init?(tpv fix: gps_fix_t, satellites: Int?) {
-        guard fix.mode >= MODE_2D, fix.latitude.isFinite, fix.longitude.isFinite else { return nil }
-        self.init(
-            time: fix.time.tv_sec == 0 ? nil : Timestamp(fix.time),
-            coordinate: Coordinate(latitude: fix.latitude, longitude: fix.longitude),
-            altitudeMSL: finite(fix.altMSL) ?? finite(fix.altitude),
-            speed: finite(fix.speed),
-            course: finite(fix.track),
-            horizontalAccuracy: GPSDErrorEstimate.horizontalAccuracy(eph: fix.eph, epx: fix.epx, epy: fix.epy),
-            mode: fix.mode >= MODE_3D ? .threeD : .twoD,
-            satellites: satellites
-        )
+        guard let made = GPSDReport(tpv: fix, satellites: satellites).fix else { return nil }
+        self = made
     }
 }
 
@@ -30,9 +30,3 @@ extension Timestamp {
         self.init(millisecondsSince1970: Int64(time.tv_sec) * 1000 + (Int64(time.tv_nsec) + 500_000) / 1_000_000)
     }
 }
-
-/// libgps marks every missing value with NaN.
-private func finite(_ value: Double) -> Double? {
-    value.isFinite ? value : nil
-}
-

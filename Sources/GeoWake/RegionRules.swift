@@ -7,18 +7,22 @@ public struct RegionRules: Sendable, Equatable {
     public var debounce: Double?
     /// Whether a fix whose accuracy circle straddles a boundary decides nothing.
     public var accuracyGating: Bool?
+    /// Whether a region passed through between two fixes, neither inside it, gives `enter` then `exit` marked crossed.
+    public var segmentCrossing: Bool?
 
     /// Rules with the given fields; each one left nil follows `geowaked`'s flag.
-    public init(hysteresis: Double? = nil, debounce: Double? = nil, accuracyGating: Bool? = nil) {
+    public init(hysteresis: Double? = nil, debounce: Double? = nil, accuracyGating: Bool? = nil, segmentCrossing: Bool? = nil) {
         self.hysteresis = hysteresis
         self.debounce = debounce
         self.accuracyGating = accuracyGating
+        self.segmentCrossing = segmentCrossing
     }
 
     /// The `monitor` fields that set them; null hands a field back to the daemon's flag.
     var fields: [String: JSONValue] {
         ["hysteresis": hysteresis.map(JSONValue.number) ?? .null, "debounce": debounce.map(JSONValue.number) ?? .null,
-         "accuracyGating": accuracyGating.map(JSONValue.bool) ?? .null]
+         "accuracyGating": accuracyGating.map(JSONValue.bool) ?? .null,
+         "segmentCrossing": segmentCrossing.map(JSONValue.bool) ?? .null]
     }
 }
 

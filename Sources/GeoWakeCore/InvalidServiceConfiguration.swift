@@ -13,6 +13,12 @@ public struct InvalidServiceConfiguration: Error, CustomStringConvertible, Senda
         }
     }
 
+    package static func requireRange(_ value: Double, _ name: String, unit: String, maximum: Double) throws(InvalidServiceConfiguration) {
+        guard value.isFinite, value >= 0, value <= maximum else {
+            throw InvalidServiceConfiguration("\(name) must be a finite number of \(unit) from 0 to \(Int(maximum)), got \(value)")
+        }
+    }
+
     package static func requirePositive(_ value: Double, _ name: String, unit: String) throws(InvalidServiceConfiguration) {
         guard value.isFinite, value > 0 else {
             throw InvalidServiceConfiguration("\(name) must be a finite number of \(unit) > 0, got \(value)")

@@ -39,10 +39,10 @@ extension Daemon {
             return [:]
         },
         "list": { daemon, request in
-            daemon.addingBeacons(to: try overviewOperations["list"]!(daemon, request), of: try request.client())
+            try daemon.addingBeacons(to: try overviewOperations["list"]!(daemon, request), of: try request.client(), request)
         },
         "subscriptions": { daemon, request in
-            daemon.addingBeacons(to: try overviewOperations["subscriptions"]!(daemon, request), of: try daemon.existingClient(request))
+            try daemon.addingBeacons(to: try overviewOperations["subscriptions"]!(daemon, request), of: try daemon.existingClient(request), request)
         },
         "clients": { daemon, request in
             var result = try overviewOperations["clients"]!(daemon, request)
@@ -92,7 +92,7 @@ extension Daemon {
         default:
             return try Self.regionOperations["monitor"]!(self, request)   // its own error for a malformed request
         }
-        var beaconRegions: [(index: Int, region: BeaconRegion, feature: String)] = []
+        var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic: [Any] = []
         for (index, feature) in features.enumerated() {
             let region: BeaconRegion?
@@ -103,16 +103,18 @@ extension Daemon {
             }
             guard let region else { geographic.append(feature); continue }
             let data = try JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys])
-            beaconRegions.append((index, region, String(decoding: data, as: UTF8.self)))
+            beaconRegions.append((region, String(decoding: data, as: UTF8.self)))
         }
         guard regions.count(of: client) + beacons.subscriptions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
             throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
         }
         var seen: Set<String> = []
         let geographicIDs = geographic.compactMap { Self.featureID($0) }
-        for id in beaconRegions.map(\.region.id) + geographicIDs
-        where regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
-            throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
+        for id in beaconRegions.map(\.region.id) + geographicIDs {
+            try Self.checkRegionID(id)
+            if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
+                throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
+            }
         }
         if beaconRegions.isEmpty { return try Self.regionOperations["monitor"]!(self, request) }
         // The geographic part goes on with the request's other fields (region rules); `features: []` only sets rules.
@@ -120,7 +122,7 @@ extension Daemon {
         geographicFields["features"] = geographic
         geographicFields["file"] = nil   // read already: its beacon features are split off above
         let geographicRequest = Request(id: request.id, op: request.op, fields: geographicFields, connection: request.connection)
-        var added = try Self.regionOperations["monitor"]!(self, geographicRequest)["added"] as? [String] ?? []
+        let added = try Self.regionOperations["monitor"]!(self, geographicRequest)["added"] as? Int ?? 0
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
         }
@@ -134,8 +136,7 @@ extension Daemon {
             for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
             throw error
         }
-        for entry in beaconRegions { added.insert(entry.region.id, at: min(entry.index, added.count)) }
-        return ["added": added]
+        return ["added": added + beaconRegions.count]
     }
 
     private func stopMonitoringBeacons(_ request: Request) throws -> [String: Any] {
@@ -182,7 +183,7 @@ extension Daemon {
 
     /// `list` / `subscriptions` with beacon regions among the regions (by id, byte order) and one `ranging`
     /// subscription per constraint.
-    private func addingBeacons(to result: [String: Any], of client: ClientKey) -> [String: Any] {
+    private func addingBeacons(to result: [String: Any], of client: ClientKey, _ request: Request) throws(ProtocolError) -> [String: Any] {
         var result = result
         var subscriptions = result["subscriptions"] as? [[String: Any]] ?? []
         if beacons.subscriptions.count(of: client) > 0, !subscriptions.contains(where: { $0["kind"] as? String == "regions" }) {
@@ -196,10 +197,43 @@ extension Daemon {
         }
         result["subscriptions"] = subscriptions
         let beaconRegions = (beacons.subscriptions.regions[client] ?? [:]).values.map(describe)
-        result["regions"] = ((result["regions"] as? [[String: Any]] ?? []) + beaconRegions).sorted {
+        let sorted = ((result["regions"] as? [[String: Any]] ?? []) + beaconRegions).sorted {
             ($0["region"] as? String ?? "").utf8.lexicographicallyPrecedes(($1["region"] as? String ?? "").utf8)
         }
+        let (page, more) = try Self.page(sorted, request)
+        result["regions"] = Array(page)
+        if more { result["more"] = true }
         return result
+    }
+
+    static let regionsPerPage = 1_000
+
+    /// One page of a region list: those after `after` (byte order), at most `limit` (1–1,000, the default), so
+    /// that a reply stays far below the line limit whatever the ids.
+    private static func page(_ sorted: [[String: Any]], _ request: Request) throws(ProtocolError) -> (ArraySlice<[String: Any]>, more: Bool) {
+        var limit = regionsPerPage
+        if request.fields["limit"] != nil {
+            let given = try request.integer("limit")
+            guard (1...Int64(regionsPerPage)).contains(given) else {
+                throw .badRequest("\"limit\" must be an integer from 1 to \(regionsPerPage)")
+            }
+            limit = Int(given)
+        }
+        var start = sorted.startIndex
+        if request.fields["after"] != nil {
+            let after = Array(try request.string("after").utf8)
+            start = sorted.firstIndex { after.lexicographicallyPrecedes(($0["region"] as? String ?? "").utf8) } ?? sorted.endIndex
+        }
+        let end = min(sorted.endIndex, start + limit)
+        return (sorted[start..<end], end < sorted.endIndex)
+    }
+
+    /// Region ids are 1–255 bytes without control characters: with at most 10,000 regions a client's ids and a
+    /// page of `list` stay far below the 1 MiB line limit.
+    static func checkRegionID(_ id: String) throws(ProtocolError) {
+        guard (1...255).contains(id.utf8.count), !id.utf8.contains(where: { $0 < 0x20 }) else {
+            throw ProtocolError("badGeoJSON", "region id \(id.utf8.count > 40 ? "\"\(id.prefix(40))…\"" : "\"\(id)\"") must be 1–255 bytes without control characters (\(id.utf8.count) bytes)")
+        }
     }
 
     /// `clients` entries counting beacon regions among the regions, with `ranging` among the subscriptions.

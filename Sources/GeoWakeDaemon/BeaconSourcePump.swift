@@ -151,9 +151,9 @@ extension Daemon {
         var touched: Set<Int32> = []
         for (owner, range) in ranges {
             guard let connection = connection(for: owner), !connection.closed,
-                  connection.writeBuffer.count < Connection.writeBufferLimit else { continue }
+                  connection.hasRoom else { continue }
             writer.beaconRangeLine(range)
-            connection.writeBuffer.append(contentsOf: Array("{\"type\":\"ranging\",\"event\":\(ClientServices.object(&writer))}\n".utf8))
+            connection.queue(Array("{\"type\":\"ranging\",\"event\":\(ClientServices.object(&writer))}\n".utf8))
             touched.insert(connection.fd)
         }
         for fd in touched { connections[fd]?.flush() }

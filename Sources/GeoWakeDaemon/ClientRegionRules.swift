@@ -1,30 +1,26 @@
 import Foundation
 import GRDB
+import Geofencing
 
 /// The region rules one client chose in a `monitor` request; a field it left out follows `geowaked`'s flag, so
 /// a client that never chose any follows the daemon's defaults even when those change between runs.
 struct ClientRegionRules: Equatable {
-    static let maximumHysteresis = 100_000.0
-    static let maximumDebounce = 86_400.0
-    static let fields = ["hysteresis", "debounce", "accuracyGating"]
+    static let fields = ["hysteresis", "debounce", "accuracyGating", "segmentCrossing"]
 
     var hysteresis: Double?
     var debounce: Double?
     var accuracyGating: Bool?
+    var segmentCrossing: Bool?
 
     /// The rules a `monitor` request gives, nil when it names none of the fields; a field given as null follows the
     /// daemon's flag. A bad value names its field.
     init?(request fields: [String: Any]) throws(ProtocolError) {
         guard Self.fields.contains(where: { fields[$0] != nil }) else { return nil }
         func given(_ field: String) -> Any? { fields[field] is NSNull ? nil : fields[field] }
-        hysteresis = try Self.number(given("hysteresis"), "hysteresis", "metres", maximum: Self.maximumHysteresis)
-        debounce = try Self.number(given("debounce"), "debounce", "seconds", maximum: Self.maximumDebounce)
-        if let value = given("accuracyGating") {
-            guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
-                throw .badRequest("\"accuracyGating\" must be true or false")
-            }
-            accuracyGating = flag.boolValue
-        }
+        hysteresis = try Self.number(given("hysteresis"), "hysteresis", "metres", maximum: RegionMonitorConfiguration.maximumHysteresis)
+        debounce = try Self.number(given("debounce"), "debounce", "seconds", maximum: RegionMonitorConfiguration.maximumDebounce)
+        accuracyGating = try Self.flag(given("accuracyGating"), "accuracyGating")
+        segmentCrossing = try Self.flag(given("segmentCrossing"), "segmentCrossing")
     }
 
     /// The stored JSON (as `json` writes it); nil or unreadable text is no choice at all.
@@ -33,6 +29,7 @@ struct ClientRegionRules: Equatable {
         hysteresis = jsonNumber(object["hysteresis"])
         debounce = jsonNumber(object["debounce"])
         accuracyGating = object["accuracyGating"] as? Bool
+        segmentCrossing = object["segmentCrossing"] as? Bool
     }
 
     init() {}
@@ -42,13 +39,23 @@ struct ClientRegionRules: Equatable {
         if let hysteresis { object["hysteresis"] = hysteresis }
         if let debounce { object["debounce"] = debounce }
         if let accuracyGating { object["accuracyGating"] = accuracyGating }
+        if let segmentCrossing { object["segmentCrossing"] = segmentCrossing }
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     func resolved(over defaults: RegionRules) -> RegionRules {
         RegionRules(hysteresis: hysteresis ?? defaults.hysteresis, debounce: debounce ?? defaults.debounce,
-                    accuracyGating: accuracyGating ?? defaults.accuracyGating)
+                    accuracyGating: accuracyGating ?? defaults.accuracyGating,
+                    segmentCrossing: segmentCrossing ?? defaults.segmentCrossing)
+    }
+
+    private static func flag(_ value: Any?, _ field: String) throws(ProtocolError) -> Bool? {
+        guard let value else { return nil }
+        guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
+            throw .badRequest("\"\(field)\" must be true or false")
+        }
+        return flag.boolValue
     }
 
     private static func number(_ value: Any?, _ field: String, _ unit: String, maximum: Double) throws(ProtocolError) -> Double? {

@@ -2,6 +2,10 @@ import Foundation
 import JSONLines
 
 /// One accepted socket: its peer uid, line framing both ways, and which client it is registered as.
+///
+/// Both buffers are bounded, so a client costs the daemon at most about 2 MiB whatever it pipelines: requests are
+/// taken one line at a time, and none while the replies and events queued for the client fill `writeBufferLimit`
+/// (the daemon then stops reading the socket, and the client's own writes block in the kernel).
 final class Connection {
     static let maximumLine = 1 << 20
     static let writeBufferLimit = 1 << 20
@@ -11,8 +15,12 @@ final class Connection {
     /// The peer's primary gid from SO_PEERCRED: its region files are read, and a process launched for it in
     /// system mode runs, with it.
     var gid: UInt32 = UInt32.max
-    var readBuffer: [UInt8] = []
-    var writeBuffer: [UInt8] = []
+    private var readBuffer: [UInt8] = []
+    /// Where the next request line starts in `readBuffer`, and how far a newline was already looked for.
+    private var readStart = 0
+    private var scanned = 0
+    private var pendingWrite: [UInt8] = []
+    private var writeStart = 0
     var saidHello = false
     var client: ClientKey?
     /// The highest seq written to the socket buffer; the outbox is read after it.
@@ -20,30 +28,79 @@ final class Connection {
     var outboxMayHaveMore = false
     var closeAfterFlush = false
     var closed = false
+    /// The peer shut its side: the requests already read are still answered, then the connection closes.
+    private(set) var peerClosed = false
 
     init(fd: Int32, uid: UInt32) {
         self.fd = fd
         self.uid = uid
     }
 
-    /// Reads what is there into `chunk`, the loop's one read buffer (a fresh 64 KiB on every read made the allocator
-    /// give its pages back and fault them in again on each fix's way out); returns the complete lines, or an error
-    /// when a line grew past the limit.
-    func readLines(using chunk: inout [UInt8]) -> (lines: [ArraySlice<UInt8>], eof: Bool, tooLong: Bool) {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 { return ([], errno != EAGAIN && errno != EINTR, false) }
-        if n == 0 { return ([], true, false) }
-        readBuffer.append(contentsOf: chunk[0..<n])
-        var lines: [ArraySlice<UInt8>] = []
-        var start = 0
-        while let newline = readBuffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            if newline - start > Self.maximumLine { return (lines, false, true) }
-            lines.append(readBuffer[start..<newline])
-            start = newline + 1
+    /// Bytes queued for the socket and not yet written.
+    var queuedBytes: Int { pendingWrite.count - writeStart }
+
+    /// Whether another reply or event may be queued: the write buffer is below its limit.
+    var hasRoom: Bool { queuedBytes < Self.writeBufferLimit }
+
+    /// Whether the loop should take this connection's next request now.
+    var mayHandle: Bool { hasRoom && !closeAfterFlush && !closed }
+
+    /// Whether the loop should read the socket: only when every request read so far was taken, so what a client
+    /// pipelines waits in its own socket, not in the daemon.
+    var wantsInput: Bool { mayHandle && !peerClosed && !hasCompleteLine }
+
+    var hasCompleteLine: Bool {
+        guard let newline = readBuffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scanned = readBuffer.count
+            return false
         }
-        readBuffer.removeFirst(start)
-        lines = lines.map { ArraySlice(Array($0)) }
-        return (lines, false, readBuffer.count > Self.maximumLine)
+        scanned = newline
+        return true
+    }
+
+    /// Reads what is there into `chunk`, the loop's one read buffer (a fresh 64 KiB on every read made the allocator
+    /// give its pages back and fault them in again on each fix's way out).
+    func receive(using chunk: inout [UInt8]) {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno != EAGAIN && errno != EINTR { peerClosed = true }
+            return
+        }
+        if n == 0 {
+            peerClosed = true
+            return
+        }
+        if readStart > 0 && readStart >= readBuffer.count / 2 {
+            readBuffer.removeFirst(readStart)
+            scanned -= readStart
+            readStart = 0
+        }
+        readBuffer.append(contentsOf: chunk[0..<n])
+    }
+
+    enum NextLine {
+        case line([UInt8])
+        case none
+        /// More than `maximumLine` bytes without a newline: the stream cannot be framed any more.
+        case tooLong
+    }
+
+    /// The next complete request line, taken out of the buffer.
+    func nextLine() -> NextLine {
+        if let newline = readBuffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if newline - readStart > Self.maximumLine { return .tooLong }
+            let line = Array(readBuffer[readStart..<newline])
+            readStart = newline + 1
+            scanned = readStart
+            return .line(line)
+        }
+        scanned = readBuffer.count
+        return readBuffer.count - readStart > Self.maximumLine ? .tooLong : .none
+    }
+
+    /// Whether the connection is done: closed, or the peer gone and every request it sent taken and answered.
+    var isFinished: Bool {
+        closed || (closeAfterFlush && queuedBytes == 0) || (peerClosed && !hasCompleteLine && queuedBytes == 0)
     }
 
     /// Queues an outbox event as its `event` message, for `flush` to send.
@@ -54,24 +111,35 @@ final class Connection {
         line.field("seq", Int(seq))
         line.field("event", json: event)
         line.endLine()
-        writeBuffer.append(contentsOf: line.bytes)
+        queue(line.bytes)
         deliveredThrough = seq
     }
 
+    /// Queues bytes (whole lines) without writing them yet.
+    func queue(_ bytes: some Collection<UInt8>) {
+        if writeStart > 0 && writeStart >= pendingWrite.count / 2 {
+            pendingWrite.removeFirst(writeStart)
+            writeStart = 0
+        }
+        pendingWrite.append(contentsOf: bytes)
+    }
+
     func send(_ line: [UInt8]) {
-        writeBuffer.append(contentsOf: line)
+        queue(line)
         flush()
     }
 
     func flush() {
-        while !writeBuffer.isEmpty {
-            let n = writeBuffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        while writeStart < pendingWrite.count {
+            let n = pendingWrite[writeStart...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n <= 0 {
                 if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
                 closed = true
                 return
             }
-            writeBuffer.removeFirst(n)
+            writeStart += n
         }
+        pendingWrite.removeAll(keepingCapacity: pendingWrite.capacity <= 1 << 16)
+        writeStart = 0
     }
 }

@@ -98,10 +98,12 @@ public final class Daemon {
             updateDemand()
             var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var requestsWaiting = false
             for connection in connections.values {
-                var events = Int16(POLLIN)
-                if !connection.writeBuffer.isEmpty { events |= Int16(POLLOUT) }
+                var events: Int16 = connection.wantsInput ? Int16(POLLIN) : 0
+                if connection.queuedBytes > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
             }
             if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
@@ -109,7 +111,7 @@ public final class Daemon {
             let now = Self.clock()
             let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
                          activation.secondsUntilDeadline(), beaconDelay()].compactMap { $0 }.min()
-            let timeout = delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
+            let timeout = requestsWaiting ? 0 : delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
             if fds[0].revents != 0 { break }
@@ -117,8 +119,9 @@ public final class Daemon {
             for pfd in fds.dropFirst(2) where pfd.revents != 0 {
                 guard let connection = connections[pfd.fd] else { continue }
                 if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
-                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { serve(connection) }
+                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
             }
+            for fd in connections.keys.sorted() { serve(connections[fd]!) }
             applyDeferredAcks()
             advanceTraceRegions()
             if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
@@ -131,7 +134,7 @@ public final class Daemon {
             } catch {
                 logger.error("cannot checkpoint the store", metadata: ["error": "\(error)"])
             }
-            for connection in connections.values where connection.closed || (connection.closeAfterFlush && connection.writeBuffer.isEmpty) {
+            for connection in connections.values where connection.isFinished {
                 close(connection)
             }
         }
@@ -193,16 +196,28 @@ public final class Daemon {
         connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
     }
 
+    /// Takes the connection's waiting requests, at most `requestsPerTurn` of them and for at most `turnShare`
+    /// seconds, and none once its replies fill the write buffer: one client pipelining requests neither grows the
+    /// daemon nor holds up the fixes and other clients of the loop's turn.
     private func serve(_ connection: Connection) {
-        let (lines, eof, tooLong) = connection.readLines(using: &readChunk)
-        for line in lines where !connection.closeAfterFlush {
-            handle(line, on: connection)
+        let started = Self.clock()
+        var taken = 0
+        while connection.mayHandle, taken < Self.requestsPerTurn, taken == 0 || Self.clock() - started < Self.turnShare {
+            switch connection.nextLine() {
+            case .line(let line):
+                handle(line[...], on: connection)
+                taken += 1
+            case .none:
+                return
+            case .tooLong:
+                reply(connection, id: nil, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+                return
+            }
         }
-        if tooLong {
-            reply(connection, id: nil, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
-        }
-        if eof { connection.closed = true }
     }
+
+    static let requestsPerTurn = 64
+    static let turnShare = 0.002
 
     func close(_ connection: Connection) {
         Glibc.close(connection.fd)
@@ -217,7 +232,7 @@ public final class Daemon {
     /// Sends outbox events after the last delivered one while the connection's buffer has room.
     func deliver(_ connection: Connection) {
         guard let client = connection.client, connection.outboxMayHaveMore, !connection.closed else { return }
-        while connection.writeBuffer.count < Connection.writeBufferLimit {
+        while connection.hasRoom {
             guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
             for (seq, event) in batch {
                 connection.append(event: event, seq: seq)

@@ -107,7 +107,7 @@ extension Daemon {
         for event in queued {
             guard let connection = connection(for: event.client) else { continue }
             if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
-               connection.writeBuffer.count < Connection.writeBufferLimit {
+               connection.hasRoom {
                 connection.append(event: event.event, seq: event.seq)
                 sent.insert(event.client)
             } else {

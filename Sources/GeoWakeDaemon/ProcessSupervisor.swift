@@ -181,7 +181,7 @@ public final class ProcessSupervisor: ClientActivation {
         }
         if let daemon {
             for (name, app) in lifecycle.apps where app.options.locationBackgroundMode {
-                let active = daemon.services.kinds(of: key(name))["standard"] != nil
+                let active = daemon.services.configuration(of: .standard, for: key(name)) != nil
                 if active != app.continuousLocation { lifecycle.continuousLocation(name, active: active, at: now) }
             }
         }

@@ -95,8 +95,11 @@ extension Daemon {
         }
         guard parsed.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
         var seen: Set<String> = []
-        for region in parsed where regions.entry(client, region.id) != nil || !seen.insert(region.id).inserted {
-            throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
+        for region in parsed {
+            try Self.checkRegionID(region.id)
+            if regions.entry(client, region.id) != nil || !seen.insert(region.id).inserted {
+                throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
+            }
         }
         try storeWrite { db in
             try rules?.store(db, for: client)
@@ -113,7 +116,7 @@ extension Daemon {
                 logger.error("a validated region did not enter the index", metadata: ["region": "\(region.id)", "error": "\(error)"])
             }
         }
-        return ["added": parsed.map(\.id)]
+        return ["added": parsed.count]
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.

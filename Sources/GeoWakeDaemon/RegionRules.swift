@@ -1,7 +1,7 @@
 import Geofencing
 
 /// How region states are decided: the contract's monitor options, as `geowake replay` takes them (hysteresis and
-/// debounce 0, accuracy gating on by default). `geowaked`'s flags give the defaults; a client may choose its own.
+/// debounce 0, accuracy gating on, segment crossing off by default). `geowaked`'s flags give the defaults; a client may choose its own.
 public struct RegionRules: Hashable, Sendable {
     /// Metres an exit needs the fix outside the boundary.
     public var hysteresis: Double
@@ -9,16 +9,20 @@ public struct RegionRules: Hashable, Sendable {
     public var debounce: Double
     /// A fix whose accuracy circle straddles a boundary decides nothing.
     public var accuracyGating: Bool
+    /// Regions passed through between two fixes are reported as `enter` then `exit`, marked `crossed`.
+    public var segmentCrossing: Bool
 
-    public init(hysteresis: Double = 0, debounce: Double = 0, accuracyGating: Bool = true) {
+    public init(hysteresis: Double = 0, debounce: Double = 0, accuracyGating: Bool = true, segmentCrossing: Bool = false) {
         self.hysteresis = hysteresis
         self.debounce = debounce
         self.accuracyGating = accuracyGating
+        self.segmentCrossing = segmentCrossing
     }
 
     /// Throws the monitor's own description of an invalid value.
     func configuration() throws(ProtocolError) -> RegionMonitorConfiguration {
-        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating)
+        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating,
+                                                       segmentCrossing: segmentCrossing)
         do {
             try configuration.validate()
         } catch {
@@ -29,6 +33,6 @@ public struct RegionRules: Hashable, Sendable {
 
     /// The rules as `list` shows them.
     var options: [String: Any] {
-        ["hysteresis": hysteresis, "debounce": debounce, "accuracyGating": accuracyGating]
+        ["hysteresis": hysteresis, "debounce": debounce, "accuracyGating": accuracyGating, "segmentCrossing": segmentCrossing]
     }
 }

@@ -5,22 +5,23 @@ import GRDB
 extension Daemon {
     nonisolated(unsafe) static let serviceOperations: [String: Operation] = {
         var operations: [String: Operation] = [:]
-        for (name, kind) in [("Standard", "standard"), ("Significant", "significant"), ("Visits", "visits")] {
+        for (name, kind) in [("Standard", ServiceKind.standard), ("Significant", .significant), ("Visits", .visits)] {
             operations["start" + name] = { daemon, request in
                 let client = try request.client()
-                try daemon.services.start(kind, options: request.fields, for: client)
-                let options = daemon.services.kinds(of: client)[kind]!
+                let configuration = try ServiceConfiguration(kind, options: request.fields)
+                guard daemon.services.configuration(of: kind, for: client) != configuration else { return [:] }
                 try daemon.storeWrite { db in
                     try db.execute(sql: "INSERT OR REPLACE INTO subscription (uid, clientID, kind, options) VALUES (?, ?, ?, ?)",
-                                   arguments: [client.uid, client.clientID, kind, options])
+                                   arguments: [client.uid, client.clientID, kind.rawValue, configuration.json])
                 }
+                daemon.services.start(configuration, for: client)
                 return [:]
             }
             operations["stop" + name] = { daemon, request in
                 let client = try request.client()
                 try daemon.storeWrite { db in
                     try db.execute(sql: "DELETE FROM subscription WHERE uid = ? AND clientID = ? AND kind = ?",
-                                   arguments: [client.uid, client.clientID, kind])
+                                   arguments: [client.uid, client.clientID, kind.rawValue])
                 }
                 daemon.services.stop(kind, for: client)
                 return [:]

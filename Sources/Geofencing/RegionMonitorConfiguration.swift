@@ -30,9 +30,14 @@ public struct RegionMonitorConfiguration: Hashable, Sendable {
         RegionMonitorConfiguration(hysteresis: 0, debounce: 0, accuracyGating: false, segmentCrossing: segmentCrossing)
     }
 
+    /// Metres: wider than any geofence worth monitoring; the daemon and `replay` refuse more alike.
+    public static let maximumHysteresis = 100_000.0
+    /// Seconds: a day.
+    public static let maximumDebounce = 86_400.0
+
     /// Throws a sentence naming the first option that is out of range.
     public func validate() throws(InvalidServiceConfiguration) {
-        try InvalidServiceConfiguration.requireNonNegative(hysteresis, "hysteresis", unit: "metres")
-        try InvalidServiceConfiguration.requireNonNegative(debounce, "debounce", unit: "seconds")
+        try InvalidServiceConfiguration.requireRange(hysteresis, "hysteresis", unit: "metres", maximum: Self.maximumHysteresis)
+        try InvalidServiceConfiguration.requireRange(debounce, "debounce", unit: "seconds", maximum: Self.maximumDebounce)
     }
 }

@@ -46,22 +46,12 @@ public struct GPSDJSONReader: Sendable {
     }
 }
 
-/// The members of a TPV report that make a `Fix`.
+/// A TPV report as it is read: its members go into the one `GPSDReport`, whose mapping makes the fix.
 private struct TPV {
     var isTPV = false
     var hasClass = false
     var isMalformed = false
-    var mode = 0
-    var time: Timestamp?
-    var latitude: Double?
-    var longitude: Double?
-    var altitudeMSL: Double?
-    var altitude: Double?
-    var speed: Double?
-    var track: Double?
-    var eph: Double?
-    var epx: Double?
-    var epy: Double?
+    var report = GPSDReport()
 
     mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONMemberValue) {
         switch value {
@@ -70,38 +60,26 @@ private struct TPV {
                 hasClass = true
                 isTPV = text.equals("TPV")
             } else if key.equals("time") {
-                time = ISO8601.timestamp(text)
-                if time == nil { isMalformed = true }
+                report.time = ISO8601.timestamp(text)
+                if report.time == nil { isMalformed = true }
             }
         case .number(let x):
             // gpsd before 3.10 wrote `time` as seconds since 1970.
-            if key.equals("time") { time = (0...1e11).contains(x) ? Timestamp(secondsSince1970: x) : nil }
-            else if key.equals("mode") { mode = Int(exactly: x) ?? 0 }
-            else if key.equals("lat") { latitude = x }
-            else if key.equals("lon") { longitude = x }
-            else if key.equals("altMSL") { altitudeMSL = x }
-            else if key.equals("alt") { altitude = x }
-            else if key.equals("speed") { speed = x }
-            else if key.equals("track") { track = x }
-            else if key.equals("eph") { eph = x }
-            else if key.equals("epx") { epx = x }
-            else if key.equals("epy") { epy = x }
+            if key.equals("time") { report.time = (0...1e11).contains(x) ? Timestamp(secondsSince1970: x) : nil }
+            else if key.equals("mode") { report.mode = Int(exactly: x) ?? 0 }
+            else if key.equals("lat") { report.latitude = x }
+            else if key.equals("lon") { report.longitude = x }
+            else if key.equals("altMSL") { report.altitudeMSL = x }
+            else if key.equals("alt") { report.altitude = x }
+            else if key.equals("speed") { report.speed = x }
+            else if key.equals("track") { report.track = x }
+            else if key.equals("eph") { report.eph = x }
+            else if key.equals("epx") { report.epx = x }
+            else if key.equals("epy") { report.epy = x }
         case .other:
             break
         }
     }
 
-    /// Nil without a 2D/3D mode and a position; a value out of range makes the report malformed.
-    var fix: Fix? {
-        guard mode >= 2, let latitude, let longitude else { return nil }
-        var fix = Fix(time: time, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                      mode: mode == 3 ? .threeD : .twoD)
-        guard fix.coordinate.isValid else { return nil }
-        // Before gpsd 3.20 `alt` was the MSL altitude; later it is `altMSL` (and `alt` is deprecated).
-        if let altitude = altitudeMSL ?? altitude, (-1_000...100_000).contains(altitude) { fix.altitudeMSL = altitude }
-        if let speed, (0...1_100).contains(speed) { fix.speed = speed }
-        if let track, (0...360).contains(track) { fix.course = track == 360 ? 0 : track }
-        fix.horizontalAccuracy = GPSDErrorEstimate.horizontalAccuracy(eph: eph, epx: epx, epy: epy)
-        return fix
-    }
+    var fix: Fix? { report.fix }
 }

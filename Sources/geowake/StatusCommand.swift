@@ -49,14 +49,19 @@ struct SubscriptionsCommand: ParsableCommand {
     @OptionGroup var daemon: DaemonOptions
 
     func run() throws {
-        let result = try daemon.call("subscriptions", ["client": .string(client)])
+        var result = try daemon.call("subscriptions", ["client": .string(client)])
         let subscriptions = result["subscriptions"]?.array ?? []
-        let regions = (result["regions"]?.array ?? []).map { region -> JSONValue in
+        var regions = result["regions"]?.array ?? []
+        // The regions come a page at a time: the next page starts after the last id.
+        while result["more"] == true, let last = regions.last?["region"] {
+            result = try daemon.call("subscriptions", ["client": .string(client), "after": last])
+            regions += result["regions"]?.array ?? []
+        }
+        printLines(subscriptions + regions.map { region -> JSONValue in
             var fields = region.object ?? [:]
             fields["kind"] = "region"
             return .object(fields)
-        }
-        printLines(subscriptions + regions)
+        })
     }
 }
 

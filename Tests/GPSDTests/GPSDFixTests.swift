@@ -1,5 +1,6 @@
 import GeoWakeCore
 import CLibGPS
+import Traces
 @testable import GPSD
 import Testing
 
@@ -70,4 +71,36 @@ import Testing
         #expect(Fix(tpv: Self.emptyTPV(mode: MODE_NOT_SEEN), satellites: nil) == nil)
         #expect(Fix(tpv: Self.emptyTPV(mode: MODE_3D), satellites: nil) == nil)
     }
+
+    /// The fix a gpsd JSON line gives in `replay`, read by the trace reader.
+    static func fileFix(_ line: String) -> Fix? {
+        var reader = GPSDJSONReader()
+        var fixes: [Fix] = []
+        Array((line + "\n").utf8).withUnsafeBytes { reader.consume($0) { fixes.append($0) } }
+        return fixes.first
+    }
+
+    @Test("One report gives the same fix live (libgps) and from a gpsd JSON file, out-of-range values dropped alike",
+          arguments: [
+              (track: 360.0, speed: 12.5, altMSL: 35.0),
+              (track: 400.0, speed: 2_000.0, altMSL: 200_000.0),
+              (track: 0.0, speed: -1.0, altMSL: -2_000.0),
+          ])
+    func liveAndFileMappingsAgree(values: (track: Double, speed: Double, altMSL: Double)) throws {
+        var tpv = Self.emptyTPV(mode: MODE_3D)
+        tpv.time = timespec(tv_sec: 1_419_995_240, tv_nsec: 0)
+        tpv.latitude = 52.5258
+        tpv.longitude = 13.3745
+        tpv.altMSL = values.altMSL
+        tpv.speed = values.speed
+        tpv.track = values.track
+        tpv.eph = 9.8
+        let live = try #require(Fix(tpv: tpv, satellites: nil))
+        let line = #"{"class":"TPV","mode":3,"time":"2014-12-31T03:07:20.000Z","lat":52.5258,"lon":13.3745,"#
+            + #""altMSL":\#(values.altMSL),"speed":\#(values.speed),"track":\#(values.track),"eph":9.8}"#
+        let file = try #require(Self.fileFix(line))
+        #expect(live == file)
+        #expect(live.course == (values.track == 360 ? 0 : (values.track <= 360 ? values.track : nil)))
+    }
 }
+

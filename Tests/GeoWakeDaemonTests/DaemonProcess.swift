@@ -67,6 +67,15 @@ final class DaemonProcess {
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
+
+    /// The daemon's resident memory in MiB, from /proc.
+    var residentMiB: Double? {
+        guard let pid = process?.processIdentifier,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Double(line.split(separator: " ")[1]) else { return nil }
+        return kib / 1024
+    }
 }
 
 /// A raw protocol client: JSON lines over a Unix socket, nothing from the GeoWake library.

@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test func regionRulesAreSentAsMonitorFieldsWithNullForTheDaemonsOwnFlag() {
-        let fields = RegionRules(hysteresis: 20, accuracyGating: false).fields
-        #expect(fields == ["hysteresis": 20, "debounce": .null, "accuracyGating": false])
+        let fields = RegionRules(hysteresis: 20, accuracyGating: false, segmentCrossing: true).fields
+        #expect(fields == ["hysteresis": 20, "debounce": .null, "accuracyGating": false, "segmentCrossing": true])
     }
 
     @Test func theLaunchReasonIsReadFromTheEnvironmentAndAbsentWhenStartedByHand() {
