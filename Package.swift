@@ -78,7 +78,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import GeoWake
-import GeoWakeCore
 
 /// A parcel van's tracker: tells the depot when the van arrives and leaves, and logs large moves.
 /// Run geowaked first (see README's tutorial), then `geowake-example [LAT LON RADIUS]`.

@@ -5,6 +5,7 @@ public struct LaunchOptions: Hashable, Sendable {
     /// The `location` background mode: not suspended while its continuous location updates run.
     public var locationInBackground: Bool
 
+    /// The defaults: relaunched after a force-quit, suspended after its budget like any launched process.
     public init(relaunchAfterForceQuit: Bool = true, locationInBackground: Bool = false) {
         self.relaunchAfterForceQuit = relaunchAfterForceQuit
         self.locationInBackground = locationInBackground
@@ -18,6 +19,7 @@ public struct LaunchOptions: Hashable, Sendable {
 
 /// A background task the daemon granted; end it with `endBackgroundTask(_:)`.
 public struct BackgroundTask: Hashable, Sendable {
+    /// The daemon's number for the task, unique within this connection.
     public let id: Int
     /// Seconds of background time left when it began; nil when the process runs in the foreground (no budget).
     public let budgetLeft: Double?

@@ -5,17 +5,21 @@ public typealias BeaconIdentityConstraint = BeaconIdentity
 
 /// One beacon's ranging report for one second, as Core Location's `CLBeacon`.
 public struct RangedBeacon: Hashable, Sendable {
+    /// How near the beacon is, in Core Location's classes: immediate below 0.5 m, near below 3 m, far beyond;
+    /// unknown without a distance.
     public enum Proximity: String, Hashable, Sendable {
         case immediate, near, far, unknown
     }
 
     /// The end of the second the report covers.
     public var time: Timestamp
+    /// The beacon's UUID, major and minor.
     public var identity: BeaconIdentity
     /// Smoothed RSSI, dBm.
     public var rssi: Double
     /// Metres; nil when the beacon sends no usable calibration.
     public var distance: Double?
+    /// `distance` in Core Location's classes.
     public var proximity: Proximity
 }
 
@@ -34,6 +38,7 @@ extension LocationManager {
         _ = try await request("startRangingBeacons", Self.fields(constraint))
     }
 
+    /// Stops ranging the beacons `startRangingBeacons(satisfying:)` asked for with the same constraint.
     public func stopRangingBeacons(satisfying constraint: BeaconIdentityConstraint) async throws {
         _ = try await request("stopRangingBeacons", Self.fields(constraint))
     }

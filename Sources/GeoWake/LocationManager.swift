@@ -6,8 +6,13 @@ import Synchronization
 /// registers again, and the daemon resends what was not acknowledged; the sequence drops what user code
 /// already handled, so each event reaches the loop body once.
 public final class LocationManager: Sendable {
+    /// The id this process registered as, e.g. `org.example.parcel-tracker`: its subscriptions and events are
+    /// kept under it (and this process's uid) across restarts of either side.
     public let clientID: String
+    /// Why geowaked launched this process (`.region`, `.location`, …); nil when it was started by hand.
     public let launchReason: LaunchReason?
+    /// The daemon's socket this manager connects to: the one given to `init`, else `GEOWAKE_SOCKET`, else the user
+    /// daemon's if it exists, else the system daemon's (`SocketPath`).
     public let socketPath: String
     private let relaunch: Relaunch
     private let options: LaunchOptions
@@ -32,17 +37,35 @@ public final class LocationManager: Sendable {
         var reconnecting = true
     }
 
+    /// Connects to geowaked and registers as `clientID`; returns once registered, and the backlog of events not yet
+    /// handled starts arriving in `events`.
+    /// - Parameters:
+    ///   - clientID: 1–255 bytes of `A–Z a–z 0–9 . _ -`, conventionally reverse DNS.
+    ///   - relaunch: `.executable(path)` lets the daemon launch this program for an event while it is not running
+    ///     (`CommandLine.arguments[0]` is fine: a relative path is made absolute); `.never` only delivers while connected.
+    ///   - options: whether a force-quit process is relaunched and whether location updates keep it running.
+    ///   - socketPath: another daemon's socket; nil looks where `SocketPath.resolution` says.
+    ///   - onOtherMessage: server messages that are neither replies nor events, on the connection's reader thread.
+    /// - Throws: `GeoWakeError.noDaemon` when no daemon listens at any socket looked at (its message says how to start
+    ///   one), `.connectionFailed` for a socket given here, `.rejected` when the daemon refuses the registration
+    ///   (`clientBusy`, `clientDisabled`, `unsafeLaunch`, …).
     public init(clientID: String, relaunch: Relaunch = .never, options: LaunchOptions = LaunchOptions(),
                 socketPath: String? = nil, onOtherMessage: @escaping @Sendable (JSONValue) -> Void = { _ in }) async throws {
         let environment = SocketPath.currentEnvironment()
         self.clientID = clientID
         self.relaunch = relaunch
         self.options = options
-        self.socketPath = socketPath ?? SocketPath.resolve(environment: environment)
+        let resolution = SocketPath.resolution(environment: environment)
+        self.socketPath = socketPath ?? resolution.path
         launchReason = LaunchReason(environment: environment)
         otherMessages = onOtherMessage
         (stream, sink) = AsyncStream.makeStream(of: LocationEvent.self)
-        let connection = try await connect()
+        let connection: DaemonConnection
+        do {
+            connection = try await connect()
+        } catch let error as GeoWakeError where socketPath == nil {
+            throw SocketPath.explain(error, tried: resolution.tried)
+        }
         state.withLock { s in
             s.connection = connection
             s.reconnecting = false
@@ -53,16 +76,20 @@ public final class LocationManager: Sendable {
     /// received it returns: on the following `next()`, or, when the loop was left with `break`, at `stop()`.
     public var events: Events { Events(manager: self, stream: stream) }
 
+    /// The events of `events`: an asynchronous sequence that ends when the manager is stopped.
     public struct Events: AsyncSequence, Sendable {
         let manager: LocationManager
         let stream: AsyncStream<LocationEvent>
 
+        /// An iterator that acknowledges each event once the loop body that received it has returned.
         public func makeAsyncIterator() -> Iterator { Iterator(manager: manager, base: stream.makeAsyncIterator()) }
 
+        /// Iterates `events`, dropping events the daemon resent though they were handled already.
         public struct Iterator: AsyncIteratorProtocol {
             let manager: LocationManager
             var base: AsyncStream<LocationEvent>.AsyncIterator
 
+            /// Acknowledges the event handed out before, then waits for the next one not yet handled; nil once stopped.
             public mutating func next() async throws -> LocationEvent? {
                 manager.bodyReturned()
                 while let event = await base.next() {
@@ -76,10 +103,15 @@ public final class LocationManager: Sendable {
         }
     }
 
+    /// Starts monitoring `regions`, all or nothing: their `enter`, `exit` and `dwell` events arrive in `events` and
+    /// wake or launch this client. Regions stay monitored across restarts of either side until `stopMonitoring`.
+    /// - Throws: `GeoWakeError.rejected` with `duplicateRegion` for an id this client monitors already, `badGeoJSON` for
+    ///   an invalid region, `tooManyRegions` past 10,000.
     public func monitor(_ regions: [Region]) async throws {
         _ = try await request("monitor", ["features": .array(regions.map(\.feature))])
     }
 
+    /// Starts monitoring one region, as `monitor(_:)` with an array does.
     public func monitor(_ region: Region) async throws { try await monitor([region]) }
 
     /// Regions from a GeoJSON file the daemon reads as this process's user.
@@ -87,12 +119,18 @@ public final class LocationManager: Sendable {
         _ = try await request("monitor", ["file": .string(path)])
     }
 
+    /// Stops monitoring these regions, all or nothing; a region the device is inside gets a last `exit` with reason
+    /// `regionRemoved`, so nothing is left believed inside.
+    /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when an id is not monitored (nothing is removed then).
     public func stopMonitoring(_ regionIDs: [String]) async throws {
         _ = try await request("stopMonitoring", ["regions": .array(regionIDs.map(JSONValue.string))])
     }
 
+    /// A region's state as the daemon decided it: `unknown` until a fix decides it (a beacon region starts outside).
     public enum RegionState: String, Sendable { case inside, outside, unknown }
 
+    /// The current state of one of this client's regions.
+    /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when the id is not monitored.
     public func state(of regionID: String) async throws -> RegionState {
         let result = try await request("regionState", ["region": .string(regionID)])
         guard let state = result["state"]?.string.flatMap(RegionState.init(rawValue:)) else {
@@ -101,24 +139,34 @@ public final class LocationManager: Sendable {
         return state
     }
 
+    /// Starts standard location updates: `.location` events for fixes at least `distanceFilter` metres from the last
+    /// one delivered, and, when `desiredAccuracy` is given, no worse than that many metres. Calling it again replaces the
+    /// options. With `LaunchOptions(locationInBackground: true)` a launched process is not suspended while they run.
     public func startUpdatingLocation(distanceFilter: Double = 0, desiredAccuracy: Double? = nil) async throws {
         var fields: [String: JSONValue] = ["distanceFilter": .number(distanceFilter)]
         if let desiredAccuracy { fields["desiredAccuracy"] = .number(desiredAccuracy) }
         _ = try await request("startStandard", fields)
     }
 
+    /// Stops standard location updates (nothing happens when they were not started).
     public func stopUpdatingLocation() async throws { _ = try await request("stopStandard") }
 
+    /// Starts significant-change updates: a `.significantChange` event when the device is `distance` metres from the
+    /// last one reported, at most one per `interval` seconds. They wake or launch this client, as region events do.
     public func startSignificantChanges(distance: Double = 500, interval: Double = 300) async throws {
         _ = try await request("startSignificant", ["distance": .number(distance), "interval": .number(interval)])
     }
 
+    /// Stops significant-change updates.
     public func stopSignificantChanges() async throws { _ = try await request("stopSignificant") }
 
+    /// Starts visits: a `.visit` event on arriving at and leaving a place where the device stayed within `radius`
+    /// metres for at least `minimumDuration` seconds.
     public func startVisits(radius: Double = 100, minimumDuration: Double = 300) async throws {
         _ = try await request("startVisits", ["radius": .number(radius), "minimumDuration": .number(minimumDuration)])
     }
 
+    /// Stops visits.
     public func stopVisits() async throws { _ = try await request("stopVisits") }
 
     /// Any request of the protocol, on the current connection (waiting for a reconnect if the daemon is away).

@@ -10,6 +10,7 @@ public struct RegionRules: Sendable, Equatable {
     /// Whether a region passed through between two fixes, neither inside it, gives `enter` then `exit` marked crossed.
     public var segmentCrossing: Bool?
 
+    /// Rules with the given fields; each one left nil follows `geowaked`'s flag.
     public init(hysteresis: Double? = nil, debounce: Double? = nil, accuracyGating: Bool? = nil, segmentCrossing: Bool? = nil) {
         self.hysteresis = hysteresis
         self.debounce = debounce

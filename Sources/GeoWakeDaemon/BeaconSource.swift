@@ -118,6 +118,9 @@ final class BeaconSource {
         } catch {
             throw ProtocolError("internal", "--beacon-source: \(error)")
         }
+        if sightings.isEmpty {
+            throw ProtocolError("internal", "--beacon-source: \(path): nothing recognised: no iBeacon or AltBeacon sighting")
+        }
         return sightings
     }
 

@@ -164,14 +164,16 @@ public final class Daemon {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(paths.socket.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ProtocolError("internal", "socket path too long: \(paths.socket)")
+            throw StartupError(.usage, "--socket \(paths.socket): longer than \(MemoryLayout.size(ofValue: address.sun_path) - 1) bytes")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0, Glibc.listen(listener, 128) == 0 else {
-            throw ProtocolError("internal", "cannot listen on \(paths.socket): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw StartupError(StartupError.kind(errno: code, creating: true),
+                               "--socket \(paths.socket): cannot listen there: \(String(cString: strerror(code)))")
         }
         if getuid() == 0 { chmod(paths.socket, 0o666) }
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)

@@ -30,7 +30,31 @@ public final class DaemonStore {
             try Self.migrator.migrate(queue)
             epoch = try StoreEpoch.begin(queue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw ProtocolError("internal", "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
+            throw StartupError(.inUse, "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
+        } catch let error as DatabaseError {
+            throw Self.openFailure(error, path: path)
+        }
+    }
+
+    /// SQLite's "unable to open database file" names neither the file nor the reason: open it ourselves for errno.
+    private static func openFailure(_ error: DatabaseError, path: String) -> StartupError {
+        let message = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_CANTOPEN:
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            let code = errno
+            if fd >= 0 { close(fd) }
+            guard fd < 0 else { return StartupError(.cannotCreate, "--state \(path): cannot open the store: \(message)") }
+            return StartupError(StartupError.kind(errno: code, creating: true),
+                                "--state \(path): cannot open the store: \(String(cString: strerror(code)))")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StartupError(.badData, "--state \(path): not a geowake store: \(message)")
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return StartupError(.noPermission, "--state \(path): cannot write the store: \(message)")
+        case .SQLITE_IOERR, .SQLITE_FULL:
+            return StartupError(.ioError, "--state \(path): \(message)")
+        default:
+            return StartupError(.system, "--state \(path): \(message)")
         }
     }
 

@@ -13,8 +13,11 @@ struct TraceSource {
 
     init(path: String, speed: Double, position: Int) throws {
         var fixes: [Fix] = []
-        _ = try TraceFile.read(path) { fixes.append($0) }
+        let statistics = try TraceFile.read(path) { fixes.append($0) }
         self.fixes = fixes.filter { $0.time != nil }
+        // Replayed on the fixes' own clock, a trace without a dated fix would leave subscribers waiting in silence.
+        if fixes.isEmpty { throw TraceError("nothing recognised: no fix; \(statistics.summary)", file: path) }
+        if self.fixes.isEmpty { throw TraceError.withoutDates(file: path, fixes: fixes.count) }
         self.description = "trace:" + path
         self.speed = speed
         self.position = position

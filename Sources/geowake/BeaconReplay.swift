@@ -18,8 +18,9 @@ struct BeaconReplayOptions: ParsableArguments {
     var flush = false
 }
 
-/// Replays a beacon trace through beacon-region monitoring or ranging. The clock is the sightings' own time;
-/// a sighting earlier than the one before it is skipped and counted.
+/// Replays a beacon trace through beacon-region monitoring or ranging. The clock is the reports' own time: every
+/// line of the trace moves it, beacon or not, so an exit falls due while only other advertisements follow, as it
+/// would live. A report earlier than the one before it is skipped and counted.
 struct BeaconReplay {
     let options: BeaconReplayOptions
     let regionsPath: String?
@@ -48,11 +49,14 @@ struct BeaconReplay {
         var backwards = 0
         var clock: Timestamp?
         var counts: [String: Int] = [:]
-        /// Every sighting of the trace's reports in time order; a report going back in time is counted and skipped.
-        func forEachSighting(_ body: (BeaconSighting) throws -> Void) throws -> AdvertisingStatistics {
+        /// Every report's time (`tick`, before its sightings), then its sightings, in time order; a report going
+        /// back in time is counted and skipped.
+        func forEachSighting(tick: (Timestamp) throws -> Void,
+                             _ body: (BeaconSighting) throws -> Void) throws -> AdvertisingStatistics {
             try BeaconDecoder.read(trace) { report in
                 if let clock, report.time < clock { backwards += 1; return }
                 clock = report.time
+                try tick(report.time)
                 try decoder.sightings(in: report, body)
             }
         }
@@ -66,7 +70,10 @@ struct BeaconReplay {
                 events.removeAll(keepingCapacity: true)
                 try output.lineDone()
             }
-            statistics = try forEachSighting { sighting in
+            statistics = try forEachSighting(tick: { time in
+                ranger.advance(to: time, events: &events)
+                if !events.isEmpty { try write() }
+            }) { sighting in
                 guard regions.isEmpty || regions.contains(where: { $0.matches(sighting.beacon) }) else { return }
                 ranger.update(with: sighting, at: sighting.time, events: &events)
                 try write()
@@ -84,7 +91,10 @@ struct BeaconReplay {
                 events.removeAll(keepingCapacity: true)
                 try output.lineDone()
             }
-            statistics = try forEachSighting { sighting in
+            statistics = try forEachSighting(tick: { time in
+                monitor.advance(to: time, events: &events)
+                if !events.isEmpty { try write() }
+            }) { sighting in
                 monitor.update(with: sighting, at: sighting.time, events: &events)
                 if !events.isEmpty { try write() }
             }

@@ -13,7 +13,8 @@ struct DaemonOptions: ParsableArguments {
     var socket: String?
 
     func call(_ op: String, _ fields: [String: JSONValue] = [:]) throws -> JSONValue {
-        let path = socket ?? SocketPath.resolve()
+        let resolution = SocketPath.resolution()
+        let path = socket ?? resolution.path
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -30,7 +31,7 @@ struct DaemonOptions: ParsableArguments {
         do {
             return try outcome.get()
         } catch let error as GeoWakeError {
-            throw CommandError(error.description)
+            throw CommandError((socket == nil ? SocketPath.explain(error, tried: resolution.tried) : error).description)
         }
     }
 }

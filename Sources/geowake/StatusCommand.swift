@@ -65,7 +65,8 @@ struct SubscriptionsCommand: ParsableCommand {
     }
 }
 
-/// `geowake disable CLIENT` / `geowake enable CLIENT`.
+/// `geowake disable CLIENT` / `geowake enable CLIENT`: each prints the client's new state, `{"client":…,"disabled":…}`,
+/// the keys of its entry in `geowake clients`.
 struct DisableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "disable", abstract: "Stop a client's services and relaunches; its stored state is kept."
@@ -74,7 +75,10 @@ struct DisableCommand: ParsableCommand {
     @Argument(help: "The client id.") var client: String
     @OptionGroup var daemon: DaemonOptions
 
-    func run() throws { _ = try daemon.call("disable", ["client": .string(client)]) }
+    func run() throws {
+        _ = try daemon.call("disable", ["client": .string(client)])
+        printLines([["client": .string(client), "disabled": true]])
+    }
 }
 
 struct EnableCommand: ParsableCommand {
@@ -83,5 +87,8 @@ struct EnableCommand: ParsableCommand {
     @Argument(help: "The client id.") var client: String
     @OptionGroup var daemon: DaemonOptions
 
-    func run() throws { _ = try daemon.call("enable", ["client": .string(client)]) }
+    func run() throws {
+        _ = try daemon.call("enable", ["client": .string(client)])
+        printLines([["client": .string(client), "disabled": false]])
+    }
 }

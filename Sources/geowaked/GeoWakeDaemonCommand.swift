@@ -28,6 +28,26 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
 
+    /// As ArgumentParser's, but every failure is one line on standard error, without usage lines for what is not a
+    /// usage error, and the exit status says its kind (`ExitStatus`).
+    static func main() async {
+        let failure: DaemonFailure
+        do {
+            var command = try parseAsRoot()
+            guard let daemon = command as? GeoWakeDaemonCommand else { return try command.run() }
+            try await daemon.run()
+            return
+        } catch let error as DaemonFailure {
+            failure = error
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            failure = DaemonFailure(status: .usage, message: message(for: error))
+        }
+        let line = Array(("Error: " + failure.message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        Foundation.exit(failure.status.rawValue)
+    }
+
     func run() async throws {
         guard let logThreshold = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level: no level \(logLevel)") }
         LoggingSystem.bootstrap { label in
@@ -58,19 +78,28 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
         if let mallopt = dlsym(nil, "mallopt") {
             _ = unsafeBitCast(mallopt, to: (@convention(c) (Int32, Int32) -> Int32).self)(-1, 64 << 20)
         }
+        let traceFile = trace, beaconTrace = beaconSource.flatMap { $0.hasPrefix("trace:") ? String($0.dropFirst(6)) : nil }
+        let daemon: Daemon
         do {
+            try DaemonDirectories.prepare(paths, system: system)
             let logger = Logger(label: "geowaked")
             let supervisor = ProcessSupervisor(settings: try lifecycle.settings(), logger: logger)
-            let daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger,
-                                    live: live, baudRate: baud,
-                                    health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
-                                    limits: DaemonLimits(maximumPendingEvents: maxPending),
-                                    regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
-                                    beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
-            try await daemon.serve()
-            Foundation.exit(0)
-        } catch let error as ProtocolError {
-            throw ValidationError(error.message)
+            daemon = try Daemon(paths: paths, trace: trace, speed: speed, durability: level, activation: supervisor, logger: logger,
+                                live: live, baudRate: baud,
+                                health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
+                                limits: DaemonLimits(maximumPendingEvents: maxPending),
+                                regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
+                                beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw DaemonFailure(error, trace: traceFile, beaconTrace: beaconTrace)
         }
+        do {
+            try await daemon.serve()
+        } catch {
+            throw DaemonFailure(serving: error)
+        }
+        Foundation.exit(0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `geowake` on the bundled beacon trace and regions, as a user runs it.
 @Suite struct BeaconCommandTests {
@@ -39,6 +40,49 @@ import Testing
         let run = try Self.run(["replay", "--beacons", "traces/beacons-shop.jsonl", "--regions", "regions/beacons.geojson",
                                 "--beacon-exit-timeout", "5"])
         #expect(run.output.contains(#"{"event":"exit","region":"shop-entrance","time":"2026-11-23T10:02:34.700Z""#))
+    }
+
+    /// The bundled trace's first entrance sighting, then advertisements that are no beacon: flags and a name, and
+    /// Apple's own manufacturer data that is not an iBeacon (company 4C 00, type 0x10, as iPhones send).
+    static func entranceThenOtherAdvertisements(lastAt: String) -> String {
+        let entrance = "0201061aff4c000215f7826da64fa24e988024bc5b71e0893e00010000c5"
+        let named = "0201060809" + "67656f77616b65"
+        let nearby = "02011a0aff4c001005031c0b4d2f"
+        func line(_ time: String, _ address: String, _ data: String) -> String {
+            #"{"time":"2026-11-23T10:\#(time)Z","address":"\#(address)","rssi":-60,"data":"\#(data)"}"# + "\n"
+        }
+        return line("00:00.000", "C3:11:22:33:44:01", entrance) + line("00:10.000", "D0:00:00:00:00:07", named)
+            + line("00:20.000", "6A:12:34:56:78:9A", nearby) + line(lastAt, "D0:00:00:00:00:07", named)
+    }
+
+    /// One region, the entrance's beacon by UUID and major.
+    static func entranceRegion(in directory: TemporaryDirectory) -> String {
+        directory.write("entrance.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"entrance","geometry":null,"properties":{"kind":"beacon","uuid":"f7826da6-4fa2-4e98-8024-bc5b71e0893e","major":1}}]}"#)
+    }
+
+    @Test("A beacon exit falls due when any later line passes it, though only non-beacon advertisements follow")
+    func exitDueBetweenOtherAdvertisements() throws {
+        let directory = TemporaryDirectory()
+        let trace = directory.write("others.jsonl", Self.entranceThenOtherAdvertisements(lastAt: "00:31.000"))
+        let run = try Self.run(["replay", "--beacons", trace, "--regions", Self.entranceRegion(in: directory)])
+        #expect(run.status == 0)
+        #expect(run.output.split(separator: "\n") == [
+            #"{"event":"enter","region":"entrance","time":"2026-11-23T10:00:00.000Z","beacon":{"uuid":"f7826da6-4fa2-4e98-8024-bc5b71e0893e","major":1,"minor":0}}"#,
+            #"{"event":"exit","region":"entrance","time":"2026-11-23T10:00:30.000Z","beacon":{"uuid":"f7826da6-4fa2-4e98-8024-bc5b71e0893e","major":1,"minor":0}}"#,
+        ])
+        #expect(run.errors.first?.contains("1 exit, 1 enter") == true, "\(run.errors)")
+    }
+
+    @Test("An exit due after the trace's last line, beacon or not, still needs --flush")
+    func exitAfterLastLineNeedsFlush() throws {
+        let directory = TemporaryDirectory()
+        let trace = directory.write("others.jsonl", Self.entranceThenOtherAdvertisements(lastAt: "00:29.999"))
+        let arguments = ["replay", "--beacons", trace, "--regions", Self.entranceRegion(in: directory)]
+        let plain = try Self.run(arguments)
+        let flushed = try Self.run(arguments + ["--flush"])
+        #expect(plain.output.split(separator: "\n").count == 1)
+        #expect(!plain.output.contains(#""event":"exit""#))
+        #expect(flushed.output.contains(#"{"event":"exit","region":"entrance","time":"2026-11-23T10:00:30.000Z""#))
     }
 
     @Test("--service ranging reports each beacon once a second; the uncalibrated beacon has distance null")

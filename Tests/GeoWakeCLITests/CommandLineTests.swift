@@ -13,11 +13,12 @@ import TestSupport
         var errorLines: [String]
     }
 
-    /// `input` is a file given as standard input.
-    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+    /// `input` is a file given as standard input; `environment` replaces the inherited one.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: geowake)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = URL(fileURLWithPath: root)
         if let input { process.standardInput = FileHandle(forReadingAtPath: input) }
         let out = Pipe(), err = Pipe()
