@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
         .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
-        .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore"]),
+        .target(name: "GeoWakeProtocol"),
+        .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
         .target(name: "TerminalProgress"),
         .executableTarget(
@@ -69,7 +70,7 @@ let package = Package(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes",
+                "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes", "GeoWakeProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +85,7 @@ let package = Package(
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
                                    "GeoWake"]),
         // The subscriber library, its example and the subscriber the integration tests run.
-        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "JSONText", "JSONLines"]),
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol", "JSONText", "JSONLines"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "ProcessLifecycle", "geowake-test-subscriber"]),

@@ -16,7 +16,11 @@ struct ParcelTracker {
             let manager = try await LocationManager(clientID: "org.example.parcel-tracker",
                                                     relaunch: .executable(CommandLine.arguments[0]))
             if let reason = manager.launchReason { say("launched for \(reason)") }
-            try? await manager.monitor(depot)   // after a relaunch it is monitored already: duplicateRegion, fine
+            do {
+                try await manager.monitor(depot)
+            } catch GeoWakeError.rejected(_, .duplicateRegion, _) {
+                // Monitored since an earlier run (a relaunch, or started again by hand): the daemon kept it.
+            }
             try await manager.startSignificantChanges()
             for try await event in manager.events {
                 switch event.kind {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GeoWakeProtocol
 
 /// One session with geowaked: the hello, then requests matched to their replies by id, while a reader
 /// thread hands every other server message (events today, whatever the protocol adds) to `onMessage`.
@@ -67,7 +68,7 @@ public final class DaemonConnection: Sendable {
         }
         if reply["ok"]?.bool == true { return reply["result"] ?? .object([:]) }
         let error = reply["error"]
-        throw GeoWakeError.rejected(request: op, code: error?["code"]?.string ?? "unknown",
+        throw GeoWakeError.rejected(request: op, code: ErrorCode(rawValue: error?["code"]?.string ?? "unknown"),
                                     message: error?["message"]?.string ?? "")
     }
 

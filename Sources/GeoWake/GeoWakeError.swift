@@ -1,3 +1,5 @@
+import GeoWakeProtocol
+
 /// What a call into the daemon can fail with, each naming what and where.
 public enum GeoWakeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The socket could not be reached (no daemon, wrong path, permission).
@@ -5,8 +7,9 @@ public enum GeoWakeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No daemon listens at any socket the library looked at (`SocketPath.resolution`): the paths, in order, and
     /// why the last one failed.
     case noDaemon(tried: [String], reason: String)
-    /// The daemon answered a request with an error: its code and message, as the protocol defines them.
-    case rejected(request: String, code: String, message: String)
+    /// The daemon answered a request with an error: its code (match `.duplicateRegion`, …) and message, as the
+    /// protocol defines them.
+    case rejected(request: String, code: ErrorCode, message: String)
     /// The daemon sent something the library cannot read.
     case malformedReply(String)
     /// No answer within the time given (the daemon hung or restarted and did not return).

@@ -2,22 +2,11 @@
 import Glibc
 #endif
 
-/// Why the daemon started this process (`GEOWAKE_LAUNCH_REASON`); nil when the user started it.
-public enum LaunchReason: Hashable, Sendable {
-    case location, significantChange, region, visit, beacon
-    /// A reason this library does not know yet, as the daemon wrote it.
-    case other(String)
-
+extension LaunchReason {
+    /// Why the daemon started this process (`GEOWAKE_LAUNCH_REASON`); nil when the user started it.
     init?(environment: [String: String]) {
         guard let value = environment["GEOWAKE_LAUNCH_REASON"], !value.isEmpty else { return nil }
-        switch value {
-        case "location": self = .location
-        case "significant-change": self = .significantChange
-        case "region": self = .region
-        case "visit": self = .visit
-        case "beacon": self = .beacon
-        default: self = .other(value)
-        }
+        self.init(rawValue: value)
     }
 }
 

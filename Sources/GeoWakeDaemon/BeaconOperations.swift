@@ -2,6 +2,7 @@ import Beacons
 import Foundation
 import GeoWakeCore
 import JSONLines
+import GeoWakeProtocol
 
 /// Beacon regions in monitor, stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
 /// startRangingBeacons and stopRangingBeacons. Each region op splits its beacon regions from its geographic ones

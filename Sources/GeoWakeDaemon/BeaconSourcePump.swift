@@ -3,6 +3,7 @@ import Foundation
 import GeoWakeCore
 import GRDB
 import JSONLines
+import GeoWakeProtocol
 
 /// The daemon's beacon side: subscriptions, the source, and the source's health as beacon subscribers last heard it.
 struct DaemonBeacons {

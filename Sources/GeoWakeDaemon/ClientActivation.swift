@@ -1,8 +1,5 @@
+import GeoWakeProtocol
 import ProcessLifecycle
-
-/// The one launch reason type: the daemon queues events with it and the launcher passes it to the child as
-/// `GEOWAKE_LAUNCH_REASON` (its raw values: location, significant-change, region, visit, beacon).
-public typealias LaunchReason = ProcessLifecycle.LaunchReason
 
 /// The launcher's hook into the daemon (issue #14). The dispatcher tells it about every queued event, the session
 /// ops about registrations and connections; the loop asks it for its next deadline and gives it a turn after each

@@ -3,6 +3,7 @@ import GeoWakeCore
 import JSONLines
 import GRDB
 import LocationServices
+import GeoWakeProtocol
 
 /// Each client's standard, significant-change and visit services, each run by `ServiceReplay`, the driver `geowake
 /// replay` runs, with the configuration it was started with. Their detectors' memories are stored with the events

@@ -250,7 +250,7 @@ public final class Daemon {
             object["result"] = value
         case .failure(let error):
             object["ok"] = false
-            object["error"] = ["code": error.code, "message": error.message] as [String: Any]
+            object["error"] = ["code": error.code.rawValue, "message": error.message] as [String: Any]
             if error.closes { connection.closeAfterFlush = true }
         }
         // The id is echoed as the client sent it (a parsed number, a string, null); the rest is the daemon's own.

@@ -2,6 +2,7 @@ import Foundation
 import GeoWakeCore
 import JSONLines
 import GRDB
+import GeoWakeProtocol
 
 /// Sources → services → outbox: one fix's events, its region states and the source position in one transaction.
 extension Daemon {

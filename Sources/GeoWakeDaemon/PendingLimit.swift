@@ -1,6 +1,7 @@
 import Foundation
 import GeoWakeCore
 import GRDB
+import GeoWakeProtocol
 
 /// The pending-events limit. A client's pending count is `lastSeq - ackedThrough` (sequence numbers are gapless), so
 /// admitting an event costs one row read, not a count of the outbox. Events past the limit are counted in `dropped`;

@@ -3,6 +3,7 @@ import GeoWakeCore
 import GRDB
 import Logging
 import ProcessLifecycle
+import GeoWakeProtocol
 
 nonisolated(unsafe) private var childEnded: [Int32] = [-1, -1]
 

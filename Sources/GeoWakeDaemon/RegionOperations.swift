@@ -4,6 +4,7 @@ import GeoWakeCore
 import JSONLines
 import GRDB
 import CPeerFiles
+import GeoWakeProtocol
 
 /// monitor, stopMonitoring, regionState.
 extension Daemon {

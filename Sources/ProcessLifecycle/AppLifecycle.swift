@@ -1,4 +1,5 @@
 import GeoWakeCore
+import GeoWakeProtocol
 import Glibc
 
 /// The app lifecycle of every registered client as a pure state machine: inputs with the time passed in,

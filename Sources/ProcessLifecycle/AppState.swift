@@ -1,4 +1,5 @@
 import GeoWakeCore
+import GeoWakeProtocol
 
 /// A client's state as the daemon sees it.
 public enum AppState: String, Sendable, Codable {

@@ -1,3 +1,4 @@
+import GeoWakeProtocol
 import Glibc
 
 /// Everything needed to start one client process.

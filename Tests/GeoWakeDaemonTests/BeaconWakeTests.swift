@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoWakeProtocol
 
 /// A beacon region's events launch a subscriber that is not running, as region events do, with reason `beacon`.
 @Suite(.serialized) struct BeaconWakeTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoWakeProtocol
 
 /// Relaunching through a real geowaked: real subscriber processes, real signals, the kernel's view from /proc.
 @Suite(.serialized) struct DaemonRelaunchTests {

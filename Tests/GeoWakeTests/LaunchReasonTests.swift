@@ -1,14 +1,23 @@
 @testable import GeoWake
-import ProcessLifecycle
 import Testing
 
-/// The library and the daemon each have a launch reason type (the library may not depend on the daemon's
-/// internals); the values in GEOWAKE_LAUNCH_REASON are the daemon's raw values, and the library must know them all.
+/// One launch reason type (GeoWakeProtocol) for the daemon that sets GEOWAKE_LAUNCH_REASON and the library that
+/// reads it: every known reason reads back as itself, an unknown one is kept as it came.
 @Suite struct LaunchReasonTests {
-    @Test(arguments: ProcessLifecycle.LaunchReason.allCases)
-    func everyReasonTheDaemonSetsIsAKnownReasonToTheLibrary(_ reason: ProcessLifecycle.LaunchReason) {
-        let read = GeoWake.LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": reason.rawValue])
-        #expect(read != nil)
-        if case .other(let value)? = read { Issue.record("the library does not know \(value)") }
+    @Test(arguments: LaunchReason.known)
+    func everyReasonTheDaemonSetsReadsBackAsItself(_ reason: LaunchReason) {
+        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": reason.rawValue]) == reason)
+    }
+
+    @Test func aReasonFromANewerDaemonIsKeptAndNoneMeansStartedByHand() {
+        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": "fetch"]) == .other("fetch"))
+        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": ""]) == nil)
+        #expect(LaunchReason.significantChange.rawValue == "significant-change")
+    }
+
+    @Test func everyDocumentedErrorCodeReadsBackAsItselfAndAnUnknownOneIsKept() {
+        for code in ErrorCode.known { #expect(ErrorCode(rawValue: code.rawValue) == code) }
+        #expect(ErrorCode(rawValue: "somethingNew") == .other("somethingNew"))
+        #expect(ErrorCode.known.count == Set(ErrorCode.known.map(\.rawValue)).count)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import GeoWakeCore
 import ProcessLifecycle
+import GeoWakeProtocol
 
 /// The pure lifecycle on a fake clock: seconds after a fixed start.
 func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800_000_000_000) + seconds }

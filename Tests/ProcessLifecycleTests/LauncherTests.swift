@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Glibc
 import ProcessLifecycle
+import GeoWakeProtocol
 
 @Suite(.serialized) struct LauncherTests {
     @Test func theChildGetsExactlyTheMinimalEnvironment() throws {

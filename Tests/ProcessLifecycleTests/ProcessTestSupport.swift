@@ -1,5 +1,6 @@
 import Glibc
 import ProcessLifecycle
+import GeoWakeProtocol
 
 /// A fresh private directory under /tmp for one test, removed by `remove()`.
 struct Scratch {
