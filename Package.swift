@@ -70,7 +70,7 @@ let package = Package(
             name: "GeoWakeDaemon",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes", "GeoWakeProtocol",
+                "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes", "GeoWakeProtocol", "JSONText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -74,7 +74,7 @@ def start_daemon(geowaked, trace, speed, directory, extra=()):
     socket_path = os.path.join(directory, "geowaked.sock")
     process = subprocess.Popen([geowaked, "--source", f"trace:{trace}", "--speed", str(speed), "--socket", socket_path,
                                 "--state", os.path.join(directory, "geowake.sqlite"), *extra], stderr=log)
-    for _ in range(500):
+    for _ in range(3000):
         if os.path.exists(socket_path):
             break
         time.sleep(0.01)

@@ -82,19 +82,22 @@ extension Daemon {
 
     private func monitorBeacons(_ request: Request) throws -> [String: Any] {
         let client = try request.client()
-        let features: [Any]
+        var features: [Any]
+        var texts = request.featureTexts
         switch (request.fields["features"], request.fields["file"]) {
         case (let collection as [String: Any], nil) where collection["features"] is [Any]:
             features = collection["features"] as! [Any]
         case (let array as [Any], nil):
             features = array
         case (nil, let path as String) where path.hasPrefix("/"):
-            features = try readFeatures(path, for: request.connection)
+            (features, texts) = try readFeatures(path, for: request.connection)
         default:
             return try Self.regionOperations["monitor"]!(self, request)   // its own error for a malformed request
         }
+        if texts?.count != features.count { texts = nil }
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic: [Any] = []
+        var geographicTexts: [String] = []
         for (index, feature) in features.enumerated() {
             let region: BeaconRegion?
             do {
@@ -102,9 +105,13 @@ extension Daemon {
             } catch {
                 throw ProtocolError("badGeoJSON", "feature \(index + 1): \(error.description)")
             }
-            guard let region else { geographic.append(feature); continue }
-            let data = try JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys])
-            beaconRegions.append((region, String(decoding: data, as: UTF8.self)))
+            guard let region else {
+                geographic.append(feature)
+                if let texts { geographicTexts.append(texts[index]) }
+                continue
+            }
+            let text = try texts?[index] ?? String(decoding: JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]), as: UTF8.self)
+            beaconRegions.append((region, text))
         }
         guard regions.count(of: client) + beacons.subscriptions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
             throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
@@ -122,7 +129,8 @@ extension Daemon {
         var geographicFields = request.fields
         geographicFields["features"] = geographic
         geographicFields["file"] = nil   // read already: its beacon features are split off above
-        let geographicRequest = Request(id: request.id, op: request.op, fields: geographicFields, connection: request.connection)
+        var geographicRequest = Request(id: request.id, op: request.op, fields: geographicFields, connection: request.connection)
+        geographicRequest.featureTexts = texts == nil ? nil : geographicTexts
         let added = try Self.regionOperations["monitor"]!(self, geographicRequest)["added"] as? Int ?? 0
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)

@@ -61,6 +61,7 @@ extension Daemon {
         let client = try request.client()
         let rules = try ClientRegionRules(request: request.fields)
         let features: [Any]
+        var given = request.featureTexts
         switch (request.fields["features"], request.fields["file"]) {
         case (let inline?, nil):
             if let array = inline as? [Any] {
@@ -72,7 +73,7 @@ extension Daemon {
             }
         case (nil, let file?):
             guard let path = file as? String, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
-            features = try readFeatures(path, for: request.connection)
+            (features, given) = try readFeatures(path, for: request.connection)
         default:
             throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
         }
@@ -80,12 +81,16 @@ extension Daemon {
             throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
         }
         var texts: [String] = []
-        for (number, feature) in features.enumerated() {
-            guard JSONSerialization.isValidJSONObject(feature),
-                  let data = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]) else {
-                throw ProtocolError("badGeoJSON", "feature \(number + 1) is not a JSON object")
+        if let given, given.count == features.count {
+            texts = given
+        } else {
+            for (number, feature) in features.enumerated() {
+                guard JSONSerialization.isValidJSONObject(feature),
+                      let data = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]) else {
+                    throw ProtocolError("badGeoJSON", "feature \(number + 1) is not a JSON object")
+                }
+                texts.append(String(decoding: data, as: UTF8.self))
             }
-            texts.append(String(decoding: data, as: UTF8.self))
         }
         let parsed: [Region]
         do {
@@ -105,8 +110,8 @@ extension Daemon {
         try storeWrite { db in
             try rules?.store(db, for: client)
             for (region, text) in zip(parsed, texts) {
-                try db.execute(sql: "INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)",
-                               arguments: [client.uid, client.clientID, region.id, text])
+                try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
+                    .bind(1, client.uid).bind(2, client.clientID).bind(3, region.id).bind(4, text).run()
             }
         }
         if let rules { try choose(rules, for: client) }
@@ -132,7 +137,8 @@ extension Daemon {
 
     /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
     /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
-    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> [Any] {
+    /// The file's features, parsed and each as its text.
+    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> ([Any], [String]?) {
         let fd: Int32
         if connection.uid == getuid() {
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -159,10 +165,11 @@ extension Daemon {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
         }
-        if object["type"] as? String == "Feature" { return [object] }
+        let texts = data.withUnsafeBytes(FeatureTexts.ofDocument)
+        if object["type"] as? String == "Feature" { return ([object], texts) }
         guard let features = object["features"] as? [Any] else {
             throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
         }
-        return features
+        return (features, texts)
     }
 }

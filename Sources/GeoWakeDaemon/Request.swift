@@ -7,6 +7,8 @@ struct Request {
     let op: String
     let fields: [String: Any]
     let connection: Connection
+    /// For `monitor`: each feature's text as it came, in the order of the parsed features.
+    var featureTexts: [String]?
 
     func string(_ key: String) throws(ProtocolError) -> String {
         guard let value = fields[key] as? String else { throw .badRequest("\"\(key)\" must be a string") }
@@ -47,7 +49,8 @@ extension Daemon {
             reply(connection, id: id, .failure(.badRequest("\"op\" must be a string")))
             return
         }
-        let request = Request(id: id, op: op, fields: object, connection: connection)
+        var request = Request(id: id, op: op, fields: object, connection: connection)
+        if op == "monitor" { request.featureTexts = FeatureTexts.ofRequest(Array(line)) }
         guard let operation = Self.operations[op] else {
             reply(connection, id: id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
             return
