@@ -1,6 +1,7 @@
 import Beacons
 import Foundation
 import GeoWakeCore
+import GRDB
 import JSONLines
 import GeoWakeProtocol
 
@@ -82,6 +83,62 @@ extension Daemon {
 
     private func monitorBeacons(_ request: Request) throws -> [String: Any] {
         let client = try request.client()
+        let (request, unchanged) = try withoutUnchangedFeatures(request, of: client)
+        var result = try monitorNewFeatures(request, of: client)
+        if unchanged > 0 { result["unchanged"] = unchanged }
+        return result
+    }
+
+    /// The request without the features identical to a region the client monitors already (a
+    /// relaunched subscriber monitoring its regions again): those are kept as they are, states and all, and counted.
+    private func withoutUnchangedFeatures(_ request: Request, of client: ClientKey) throws -> (Request, Int) {
+        var features: [Any]
+        var texts = request.featureTexts
+        switch (request.fields["features"], request.fields["file"]) {
+        case (let collection as [String: Any], nil) where collection["features"] is [Any]:
+            features = collection["features"] as! [Any]
+        case (let array as [Any], nil):
+            features = array
+        case (nil, let path as String) where path.hasPrefix("/"):
+            (features, texts) = try readFeatures(path, for: request.connection)
+        default:
+            return (request, 0)
+        }
+        guard let texts, texts.count == features.count else { return (request, 0) }
+        var kept: [Any] = [], keptTexts: [String] = []
+        for (feature, text) in zip(features, texts) {
+            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text, feature) { continue }
+            kept.append(feature)
+            keptTexts.append(text)
+        }
+        var fields = request.fields
+        fields["features"] = kept
+        fields["file"] = nil
+        var filtered = Request(id: request.id, op: request.op, fields: fields, connection: request.connection)
+        filtered.featureTexts = keptTexts
+        return (filtered, features.count - kept.count)
+    }
+
+    /// Whether a stored feature text and a new feature are the same GeoJSON: the same text, or the same JSON value
+    /// (clients need not write keys in one order).
+    private static func same(_ stored: String, _ text: String, _ feature: Any) -> Bool {
+        if stored == text { return true }
+        guard let object = feature as? NSDictionary,
+              let storedObject = try? JSONSerialization.jsonObject(with: Data(stored.utf8)) as? NSDictionary else { return false }
+        return storedObject.isEqual(object)
+    }
+
+    /// The text a monitored region was given with, nil for an id the client does not monitor.
+    private func storedFeature(of client: ClientKey, _ id: String) throws -> String? {
+        if let monitored = beacons.subscriptions.region(client, id) { return monitored.feature }
+        guard regions.entry(client, id) != nil else { return nil }
+        return try store.queue.read { db in
+            try String.fetchOne(db, sql: "SELECT feature FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
+                                arguments: [client.uid, client.clientID, id])
+        }
+    }
+
+    private func monitorNewFeatures(_ request: Request, of client: ClientKey) throws -> [String: Any] {
         var features: [Any]
         var texts = request.featureTexts
         switch (request.fields["features"], request.fields["file"]) {

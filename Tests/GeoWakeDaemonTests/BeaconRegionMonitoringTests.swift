@@ -83,7 +83,11 @@ import TestSupport
         }
         #expect(errorCode(try raw.request("regionState", ["region": "good"])) == "unknownRegion")
         #expect(try raw.request("monitor", ["features": [good]])["ok"] as? Bool == true)
-        #expect(errorCode(try raw.request("monitor", ["features": [good]])) == "duplicateRegion")
+        let again = try raw.request("monitor", ["features": [good]])
+        #expect((again["result"] as? [String: Any])?["unchanged"] as? Int == 1, "the identical region is kept: \(again)")
+        var changed = good
+        changed["properties"] = ["kind": "beacon", "uuid": BeaconFixtures.shopUUID, "major": 7]
+        #expect(errorCode(try raw.request("monitor", ["features": [changed]])) == "duplicateRegion")
         let ranging = try raw.request("startRangingBeacons", ["uuid": BeaconFixtures.shopUUID, "minor": -1])
         #expect(errorCode(ranging) == "badRequest", "\(ranging)")
         let removed = try raw.request("stopMonitoring", ["regions": ["good"]])
