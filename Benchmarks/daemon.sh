@@ -2,16 +2,18 @@
 # geowaked under load, with a Python driver of raw protocol clients (Benchmarks/daemon_load.py) that ack each event
 # as soon as they read it. Uses only the repository's trace (traces/berlin-drive.nmea, 1,200 fixes at 1 Hz).
 #   swift build -c release --experimental-lto-mode=full --product geowaked
-#   Benchmarks/daemon.sh [latency|load|outbox ...]      (default: all three)
+#   Benchmarks/daemon.sh [latency|load|outbox|register ...]      (default: latency, load, outbox)
 #   latency: one subscriber with standard updates, the trace at 10 fixes/s (FLOOD=1: beside a client pipelining
 #            `list` requests it never reads, with the daemon's RSS); from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
 #            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region
 #            rules (hysteresis 0, 10, ... m), so the daemon runs K monitors over K indexes.
+#   register: CLIENTS x REGIONS (default 1,000 x 1,000) registered one monitor request each; then the restart over them.
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
-# Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. TRACE: another trace, e.g.
+# Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. GEOWAKED_ARGS: more geowaked
+#   options, e.g. "--durability full". TRACE: another trace, e.g.
 #   a longer one from Benchmarks/long_trace.py when the load setup outlasts the drive (2 min at 10 fixes/s).
 #   READER (default c): the latency subscriber: c (Benchmarks/latency_reader.c, built here with cc; reads and timestamps
 #   at once), swift (geowake-test-subscriber, built release beside geowaked: the GeoWake library's handler, so its

@@ -7,6 +7,7 @@
                                             if set)
     daemon_load.py load GEOWAKED TRACE      1,000 clients x 100 regions at 10 fixes/s: daemon CPU % and RSS over time
     daemon_load.py outbox GEOWAKED TRACE    events/s through the outbox with an ack per event (100 clients)
+    daemon_load.py register GEOWAKED TRACE  CLIENTS x REGIONS registered, then the restart over them
 """
 import json
 import os
@@ -72,8 +73,10 @@ class Client:
 def start_daemon(geowaked, trace, speed, directory, extra=()):
     log = open(os.path.join(directory, "geowaked.log"), "w")
     socket_path = os.path.join(directory, "geowaked.sock")
+    # GEOWAKED_ARGS: more geowaked options, e.g. "--durability full".
     process = subprocess.Popen([geowaked, "--source", f"trace:{trace}", "--speed", str(speed), "--socket", socket_path,
-                                "--state", os.path.join(directory, "geowake.sqlite"), *extra], stderr=log)
+                                "--state", os.path.join(directory, "geowake.sqlite"), *extra,
+                                *os.environ.get("GEOWAKED_ARGS", "").split()], stderr=log)
     for _ in range(3000):
         if os.path.exists(socket_path):
             break
@@ -259,6 +262,41 @@ def load(geowaked, trace, directory, clients=1000, regions_each=100, window=60):
         process.wait()
 
 
+def register(geowaked, trace, directory):
+    """CLIENTS x REGIONS (default 1,000 x 1,000) registered one client after another, each with one monitor request;
+    then the daemon restarted over the stored regions: time until it answers, and its RSS then."""
+    clients, each = int(os.environ.get("CLIENTS", "1000")), int(os.environ.get("REGIONS", "1000"))
+    process, path = start_daemon(geowaked, trace, 10, directory)
+    generator = random.Random(13)
+    try:
+        start = time.monotonic()
+        for n in range(clients):
+            client = Client(path)
+            client.start(f"bench.register.{n:04d}")
+            client.request("monitor", features=regions_for(n, each, generator))
+            client.sock.close()
+        elapsed = time.monotonic() - start
+        print(f"register: {clients} clients x {each} regions ({clients * each:,}) registered in {elapsed:.1f} s "
+              f"({clients * each / elapsed:,.0f} regions/s, the driver's JSON included); RSS {rss_mib(process.pid):.0f} MiB")
+    finally:
+        process.terminate()
+        process.wait()
+    start = time.monotonic()
+    process, path = start_daemon(geowaked, trace, 10, directory)
+    try:
+        while True:
+            try:
+                Client(path).start("bench.register.probe")
+                break
+            except OSError:
+                time.sleep(0.01)
+        print(f"register: restarted over {clients * each:,} stored regions, answering after {time.monotonic() - start:.1f} s; "
+              f"RSS {rss_mib(process.pid):.0f} MiB")
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def outbox(geowaked, trace, directory, clients=100):
     process, path = start_daemon(geowaked, trace, 0, directory)
     connected = []
@@ -292,7 +330,7 @@ def outbox(geowaked, trace, directory, clients=100):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("latency", "load", "outbox"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("latency", "load", "outbox", "register"):
         sys.exit(__doc__)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))

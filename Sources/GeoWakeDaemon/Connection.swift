@@ -28,6 +28,8 @@ final class Connection {
     var outboxMayHaveMore = false
     var closeAfterFlush = false
     var closed = false
+    /// This connection's client was told the trace had ended (see `Daemon.subscribed`).
+    var toldTraceEnded = false
     /// The peer shut its side: the requests already read are still answered, then the connection closes.
     private(set) var peerClosed = false
 

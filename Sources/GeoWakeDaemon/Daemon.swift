@@ -35,7 +35,7 @@ public final class Daemon {
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
                 limits: DaemonLimits = .init(), regionRules: RegionRules = .init(),
-                beaconSource: String? = nil, beaconExitTimeout: Double = 30) throws {
+                beaconSource: String? = nil, beaconExitTimeout: Double = 30, restartTrace: Bool = false) throws {
         self.paths = paths
         beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed) },
                                 exitTimeout: beaconExitTimeout)
@@ -59,7 +59,12 @@ public final class Daemon {
         pipe(&stopPipe)
         if let trace {
             source = try TraceSource(path: trace, speed: speed, position: 0)
-            source!.position = try store.sourcePosition(source!.description)
+            // A trace resumes after its last processed fix; `restartTrace` replays it from its first.
+            source!.position = restartTrace ? -1 : try store.sourcePosition(source!.description)
+            if source!.ended { sourceState = "ended" }
+            // The services remember the latest fix time they saw: replayed again, the trace would go back in time
+            // for them and be ignored, so they start afresh.
+            if restartTrace { try store.queue.write { db in try db.execute(sql: "UPDATE subscription SET memory = NULL") } }
         }
         if let key = beacons.positionKey { beacons.source!.position = try store.sourcePosition(key) }
         try restore()

@@ -29,7 +29,11 @@ extension Daemon {
         process(fix, at: Self.clock(), ended: ended) { db in
             try DaemonStore.setSourcePosition(db, source.description, source.position)
         }
-        if ended { sourceState = "ended" }
+        if ended {
+            sourceState = "ended"
+            // Every client then subscribed was told with this fix's events.
+            for connection in connections.values { connection.toldTraceEnded = true }
+        }
     }
 
     /// One fix through every client's regions and services; its events, region states and whatever `write` adds
@@ -45,7 +49,7 @@ extension Daemon {
         events += serviceEvents
         if ended {
             for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
-                events.append((client, nil, Self.statusEvent("ended", "the trace was replayed to its end", at: now)))
+                events.append((client, nil, Self.statusEvent("ended", Self.traceEndedMessage, at: now)))
             }
         }
         let computed = Self.clock()
@@ -124,6 +128,27 @@ extension Daemon {
             activation.eventQueued(for: client, reason: reason)
         }
     }
+
+    /// The requests that make a client need fixes.
+    static let subscribingOps: Set<String> = ["startStandard", "startSignificant", "startVisits", "monitor"]
+
+    /// A client that subscribes after the trace was replayed to its end (a subscriber started again, or a daemon
+    /// restarted on a finished trace) hears so at once, once per connection, instead of waiting in silence.
+    func subscribed(_ client: ClientKey, on connection: Connection) {
+        guard sourceState == "ended", !connection.toldTraceEnded else { return }
+        connection.toldTraceEnded = true
+        let now = lastFix?.time ?? source?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
+        let events = [(client, LaunchReason?.none, Self.statusEvent("ended", Self.traceEndedMessage, at: now))]
+        var queued: [QueuedEvent] = []
+        do {
+            try store.write { db in queued = try enqueue(db, events, now: now) }
+        } catch {
+            logger.error("cannot store a status event", metadata: ["error": "\(error)"])
+        }
+        notify(events, queued: queued)
+    }
+
+    static let traceEndedMessage = "the trace was replayed to its end"
 
     static func statusEvent(_ state: String, _ message: String, at time: Timestamp) -> String {
         var writer = JSONLineWriter(reservingCapacity: 128)

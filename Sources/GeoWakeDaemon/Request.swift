@@ -64,8 +64,10 @@ extension Daemon {
             return
         }
         applyDeferredAcks()
-        reply(connection, id: id, Self.result { try operation(self, request) })
+        let result = Self.result { try operation(self, request) }
+        reply(connection, id: id, result)
         if op == "register", connection.client != nil { connection.outboxMayHaveMore = true }
+        if case .success = result, Self.subscribingOps.contains(op), let client = connection.client { subscribed(client, on: connection) }
     }
 
     /// An operation's outcome as its reply: a protocol error as itself, anything else as `internal`.

@@ -20,6 +20,8 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Regions: a fix whose accuracy circle straddles a boundary decides nothing.")
     var accuracyGating = true
     @Option(help: "Replay speed for a trace: times real time, 0 as fast as fixes are consumed.") var speed: Double = 1
+    @Flag(help: "Replay the trace from its first fix, not from where the store says the last run stopped.")
+    var restartTrace = false
     @Flag(help: "System mode: /run/geowake and /var/lib/geowake.") var system = false
     @Option(help: "Socket path.") var socket: String?
     @Option(help: "Store path (SQLite).") var state: String?
@@ -89,7 +91,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
                                 health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
                                 limits: DaemonLimits(maximumPendingEvents: maxPending),
                                 regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
-                                beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout)
+                                beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout, restartTrace: restartTrace)
         } catch let error as ValidationError {
             throw error
         } catch {
