@@ -13,6 +13,9 @@ public protocol ClientActivation: AnyObject {
     func eventQueued(for client: ClientKey, reason: LaunchReason?)
     func connectionOpened(_ client: ClientKey)
     func connectionClosed(_ client: ClientKey)
+    /// A connection registers as a client whose launched instance is connected: true when that instance was a
+    /// background one the daemon started, now being ended so that the new process takes over.
+    func takeOver(_ client: ClientKey) -> Bool
     func disabled(_ client: ClientKey)
     func enabled(_ client: ClientKey)
     func unregistered(_ client: ClientKey)
@@ -55,4 +58,5 @@ public final class NoClientActivation: ClientActivation {
     public func eventQueued(for client: ClientKey, reason: LaunchReason?) {}
     public func connectionOpened(_ client: ClientKey) {}
     public func connectionClosed(_ client: ClientKey) {}
+    public func takeOver(_ client: ClientKey) -> Bool { false }
 }

@@ -19,6 +19,9 @@ public final class ProcessSupervisor: ClientActivation {
     /// Launched processes that have not connected yet.
     private var unconnected: Set<ClientKey> = []
     private var registrations: [ClientKey: (gid: UInt32, options: ClientOptions?)] = [:]
+    /// Launched processes a hand-started one replaced: ended (SIGTERM, SIGKILL at the deadline) and reaped apart
+    /// from their client's app, which is the new process's now.
+    private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
     private var saved: [ClientKey: AppTable.Row] = [:]
     private weak var daemon: Daemon?
     private let logDirectory: String?
@@ -130,6 +133,21 @@ public final class ProcessSupervisor: ClientActivation {
         persist()
     }
 
+    public func takeOver(_ client: ClientKey) -> Bool {
+        let now = clock()
+        guard lifecycle.replacedByUser(Self.name(client), at: now) else { return false }
+        if let process = processes.removeValue(forKey: client) {
+            _ = process.thaw()
+            _ = process.terminate()
+            replaced.append((process, adopted.contains(client), now + lifecycle.settings.terminationGrace))
+            logger.info("client started by hand: its launched process ends", metadata: ["client": "\(client.clientID)", "pid": "\(process.pid)"])
+        }
+        adopted.remove(client)
+        unconnected.remove(client)
+        persist()
+        return true
+    }
+
     public func eventQueued(for client: ClientKey, reason: LaunchReason?) {
         let name = Self.name(client)
         guard let reason, let app = lifecycle.apps[name] else { return }
@@ -167,6 +185,11 @@ public final class ProcessSupervisor: ClientActivation {
         var byte: UInt8 = 0
         while childEnded[0] >= 0, read(childEnded[0], &byte, 1) > 0 {}
         let now = clock()
+        replaced.removeAll { entry in
+            let ended = entry.adopted ? !entry.process.isAlive : entry.process.reap() != nil
+            if !ended && entry.killAt <= now { _ = entry.process.kill() }
+            return ended
+        }
         for (client, process) in processes.sorted(by: { $0.key < $1.key }) {
             let exit: ProcessExit?
             if adopted.contains(client) {

@@ -61,7 +61,15 @@ extension Daemon {
             optionsObject = object
         }
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
-        guard connection(for: key) == nil else { throw ProtocolError("clientBusy", "another connection is registered as \(clientID)") }
+        if let registered = connection(for: key) {
+            // A hand-started process takes over from the daemon's background instance (brought to the foreground):
+            // that one is ended, and what it had not acknowledged goes to the new connection.
+            guard activation.takeOver(key) else {
+                throw ProtocolError("clientBusy", "another connection is registered as \(clientID)")
+            }
+            registered.client = nil
+            registered.closed = true
+        }
         try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
         let result: [String: Any] = try storeWrite { db in
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),

@@ -23,6 +23,24 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         #expect(life.budgetLeft("a", at: at(3)) == 7)
     }
 
+    @Test func aClientStartedByHandReplacesALaunchedOrSuspendedInstanceButNotOneStartedByHand() {
+        var life = lifecycle()
+        _ = life.eventQueued(for: "a", reason: .region, at: at(0))
+        let replaced = life.replacedByUser("a", at: at(1))
+        #expect(replaced)
+        #expect(life.apps["a"]!.state == .running && life.budgetLeft("a", at: at(2)) == nil && life.apps["a"]!.lastLaunchReason == nil)
+        let again = life.replacedByUser("a", at: at(3))
+        #expect(!again, "a process started by hand keeps its client")
+
+        var suspended = lifecycle()
+        _ = suspended.eventQueued(for: "a", reason: .location, at: at(0))
+        _ = suspended.advance(to: at(10))
+        #expect(suspended.apps["a"]!.state == .suspended)
+        let thawed = suspended.replacedByUser("a", at: at(11))
+        #expect(thawed)
+        #expect(suspended.nextDeadline == nil, "no budget or kill is pending for the new process")
+    }
+
     @Test func theBudgetDefaultsToTenSecondsThenTheClientIsSuspended() {
         var life = lifecycle()
         _ = life.eventQueued(for: "a", reason: .location, at: at(0))
