@@ -4,16 +4,25 @@ public struct LaunchOptions: Hashable, Sendable {
     public var relaunchAfterForceQuit: Bool
     /// The `location` background mode: not suspended while its continuous location updates run.
     public var locationInBackground: Bool
+    /// The `bluetooth-central` background mode: not suspended while it ranges beacons.
+    public var bluetoothInBackground: Bool
+    /// Opts out of background execution (as `UIApplicationExitsOnSuspend`): the process is terminated when its
+    /// background time ends instead of suspended, and launched again for its next event.
+    public var exitsOnSuspend: Bool
 
     /// The defaults: relaunched after a force-quit, suspended after its budget like any launched process.
-    public init(relaunchAfterForceQuit: Bool = true, locationInBackground: Bool = false) {
+    public init(relaunchAfterForceQuit: Bool = true, locationInBackground: Bool = false, bluetoothInBackground: Bool = false,
+                exitsOnSuspend: Bool = false) {
         self.relaunchAfterForceQuit = relaunchAfterForceQuit
         self.locationInBackground = locationInBackground
+        self.bluetoothInBackground = bluetoothInBackground
+        self.exitsOnSuspend = exitsOnSuspend
     }
 
     var json: JSONValue {
-        .object(["relaunchAfterForceQuit": .bool(relaunchAfterForceQuit),
-                 "backgroundModes": .array(locationInBackground ? [.string("location")] : [])])
+        let modes = (locationInBackground ? ["location"] : []) + (bluetoothInBackground ? ["bluetooth-central"] : [])
+        return .object(["relaunchAfterForceQuit": .bool(relaunchAfterForceQuit), "exitsOnSuspend": .bool(exitsOnSuspend),
+                        "backgroundModes": .array(modes.map(JSONValue.string))])
     }
 }
 

@@ -106,10 +106,17 @@ public final class ProcessSupervisor: ClientActivation {
             options.relaunchAfterForceQuit = flag
         }
         if let value = object["backgroundModes"] {
-            guard let modes = value as? [String], modes.allSatisfy({ $0 == "location" }) else {
-                throw .badRequest("\"options.backgroundModes\" must be an array of known modes (\"location\")")
+            guard let modes = value as? [String], modes.allSatisfy(["location", "bluetooth-central"].contains) else {
+                throw .badRequest("\"options.backgroundModes\" must be an array of known modes (\"location\", \"bluetooth-central\")")
             }
             options.locationBackgroundMode = modes.contains("location")
+            options.bluetoothBackgroundMode = modes.contains("bluetooth-central")
+        }
+        if let value = object["exitsOnSuspend"] {
+            guard let flag = value as? Bool, String(cString: (value as! NSNumber).objCType) == "c" else {
+                throw .badRequest("\"options.exitsOnSuspend\" must be true or false")
+            }
+            options.exitsOnSuspend = flag
         }
         return options
     }
@@ -204,8 +211,10 @@ public final class ProcessSupervisor: ClientActivation {
             perform(lifecycle.exited(Self.name(client), exit, at: now, connected: unconnected.remove(client) == nil))
         }
         if let daemon {
-            for (name, app) in lifecycle.apps where app.options.locationBackgroundMode {
-                let active = daemon.services.configuration(of: .standard, for: key(name)) != nil
+            for (name, app) in lifecycle.apps where app.options.hasBackgroundMode {
+                let client = key(name)
+                let active = (app.options.locationBackgroundMode && daemon.services.configuration(of: .standard, for: client) != nil)
+                    || (app.options.bluetoothBackgroundMode && daemon.beacons.subscriptions.ranging[client] != nil)
                 if active != app.continuousLocation { lifecycle.continuousLocation(name, active: active, at: now) }
             }
         }
@@ -301,7 +310,9 @@ public final class ProcessSupervisor: ClientActivation {
         guard let app = lifecycle.apps[name] else { return [:] }
         let now = clock()
         var fields: [String: Any] = ["app": app.state.rawValue, "relaunchAfterForceQuit": app.options.relaunchAfterForceQuit,
-                                     "backgroundModes": app.options.locationBackgroundMode ? ["location"] : [String](),
+                                     "backgroundModes": (app.options.locationBackgroundMode ? ["location"] : [])
+                                        + (app.options.bluetoothBackgroundMode ? ["bluetooth-central"] : [String]()),
+                                     "exitsOnSuspend": app.options.exitsOnSuspend,
                                      "backgroundLocation": app.usesLocationInBackground, "crashes": app.crashes,
                                      "backgroundTasks": app.openTasks.count]
         if let process = processes[client] { fields["pid"] = Int(process.pid) }

@@ -268,6 +268,7 @@ public struct AppLifecycle: Sendable {
     }
 
     private mutating func suspend(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        if apps[client]!.options.exitsOnSuspend { return terminate(client, at: now) }
         clearBackground(&apps[client]!)
         apps[client]!.state = .suspended
         apps[client]!.lastUsed = apps[client]!.lastUsed ?? now

@@ -36,11 +36,31 @@ public struct ClientOptions: Hashable, Sendable, Codable {
     public var relaunchAfterForceQuit: Bool
     /// The `location` background mode: not suspended while continuous standard updates run.
     public var locationBackgroundMode: Bool
+    /// The `bluetooth-central` background mode: not suspended while it ranges beacons.
+    public var bluetoothBackgroundMode: Bool
+    /// Opted out of background execution (`UIApplicationExitsOnSuspend`): terminated when its background time
+    /// ends instead of suspended, and launched again for its next event.
+    public var exitsOnSuspend: Bool
 
-    public init(relaunchAfterForceQuit: Bool = true, locationBackgroundMode: Bool = false) {
+    public init(relaunchAfterForceQuit: Bool = true, locationBackgroundMode: Bool = false,
+                bluetoothBackgroundMode: Bool = false, exitsOnSuspend: Bool = false) {
         self.relaunchAfterForceQuit = relaunchAfterForceQuit
         self.locationBackgroundMode = locationBackgroundMode
+        self.bluetoothBackgroundMode = bluetoothBackgroundMode
+        self.exitsOnSuspend = exitsOnSuspend
     }
+
+    /// Records stored before a setting existed read it as its default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        relaunchAfterForceQuit = try container.decodeIfPresent(Bool.self, forKey: .relaunchAfterForceQuit) ?? true
+        locationBackgroundMode = try container.decodeIfPresent(Bool.self, forKey: .locationBackgroundMode) ?? false
+        bluetoothBackgroundMode = try container.decodeIfPresent(Bool.self, forKey: .bluetoothBackgroundMode) ?? false
+        exitsOnSuspend = try container.decodeIfPresent(Bool.self, forKey: .exitsOnSuspend) ?? false
+    }
+
+    /// Whether a background mode can keep the client running.
+    public var hasBackgroundMode: Bool { locationBackgroundMode || bluetoothBackgroundMode }
 }
 
 /// Daemon-wide lifecycle settings, in seconds.
@@ -89,6 +109,8 @@ public struct AppRecord: Hashable, Sendable, Codable {
     public var nextTaskID = 1
     public var usedTasks = false
     public var warned = false
+    /// A background mode's activity runs (standard updates for `location`, ranging for `bluetooth-central`); the
+    /// stored key keeps its first name.
     public var continuousLocation = false
     /// An event that arrived while the client could not be launched yet.
     public var pendingReason: LaunchReason?
@@ -98,6 +120,6 @@ public struct AppRecord: Hashable, Sendable, Codable {
         self.options = options
     }
 
-    /// Whether the location background mode keeps it running now.
-    public var usesLocationInBackground: Bool { options.locationBackgroundMode && continuousLocation }
+    /// Whether a background mode keeps it running now.
+    public var usesLocationInBackground: Bool { options.hasBackgroundMode && continuousLocation }
 }

@@ -95,6 +95,30 @@ import Testing
         #expect(try Wake.status(daemon, "org.example.sleeper")["backgroundLocation"] as? Bool == false)
     }
 
+    /// A client that opted out of background execution is terminated when its budget ends, never stopped, and
+    /// launched again for its next event.
+    @Test func aClientThatExitsOnSuspendIsTerminatedAtTheEndOfItsBudgetAndRelaunchedForItsNextEvent() throws {
+        let daemon = DaemonProcess()
+        let trace = daemon.directory + "/trace.json", output = daemon.directory + "/out.jsonl"
+        Wake.steadyTrace(trace, step: 3, until: 15)
+        try daemon.start(trace: trace, speed: 1, options: ["--budget", "1", "--termination-grace", "1"])
+        defer { Wake.killAll([output]) }
+        try Wake.startByHand(daemon, "org.example.quitter", output: output,
+                             ["--relaunch", "--standard", "--exits-on-suspend", "--register-only"]).waitUntilExit()
+        #expect(Wake.eventually { Wake.launched(output).count == 1 })
+        let first = try Wake.launchedPID(output)
+        var stopped = false
+        let until = Date().addingTimeInterval(4)
+        while Date() < until, Wake.state(first) != nil {
+            if Wake.state(first) == "T" { stopped = true }
+            usleep(20_000)
+        }
+        #expect(!stopped, "it was suspended")
+        #expect(Wake.state(first) == nil, "it ended once its budget was over")
+        #expect(Wake.eventually { Wake.launched(output).count == 2 }, "launched again for the next fix")
+        #expect(try Wake.status(daemon, "org.example.quitter")["exitsOnSuspend"] as? Bool == true)
+    }
+
     /// The daemon is SIGKILLed while its subscriber is stopped; after its restart the subscriber runs again,
     /// reconnects, and has every event exactly once.
     @Test func aDaemonKilledWhileASubscriberIsSuspendedThawsItOnRestartAndNothingIsLost() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GeoWakeCore
 import ProcessLifecycle
@@ -39,6 +40,31 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         let thawed = suspended.replacedByUser("a", at: at(11))
         #expect(thawed)
         #expect(suspended.nextDeadline == nil, "no budget or kill is pending for the new process")
+    }
+
+    @Test func aClientThatExitsOnSuspendIsTerminatedWhenItsBudgetEndsAndLaunchedAgainForItsNextEvent() {
+        var life = lifecycle(ClientOptions(exitsOnSuspend: true))
+        _ = life.eventQueued(for: "a", reason: .location, at: at(0))
+        #expect(life.advance(to: at(10)) == [.terminate(client: "a")])
+        #expect(life.apps["a"]!.state == .terminating)
+        #expect(life.exited("a", .signaled(SIGTERM), at: at(10.5)) == [])
+        #expect(life.apps["a"]!.state == .notRunning && life.apps["a"]!.crashes == 0, "ended by the daemon: no crash")
+        #expect(life.eventQueued(for: "a", reason: .location, at: at(20)) == [.launch(client: "a", reason: .location)])
+    }
+
+    @Test func theBluetoothModeKeepsARangingClientRunningLikeTheLocationMode() {
+        var life = lifecycle(ClientOptions(bluetoothBackgroundMode: true))
+        _ = life.eventQueued(for: "a", reason: .beacon, at: at(0))
+        life.continuousLocation("a", active: true, at: at(1))
+        #expect(life.advance(to: at(60)) == [], "not suspended while it ranges")
+        life.continuousLocation("a", active: false, at: at(61))
+        #expect(life.advance(to: at(71)) == [.suspend(client: "a")])
+    }
+
+    @Test func aStoredRecordWithoutTheNewerSettingsReadsThemAsDefaults() throws {
+        let old = #"{"relaunchAfterForceQuit":false,"locationBackgroundMode":true}"#
+        let options = try JSONDecoder().decode(ClientOptions.self, from: Data(old.utf8))
+        #expect(options == ClientOptions(relaunchAfterForceQuit: false, locationBackgroundMode: true))
     }
 
     @Test func theBudgetDefaultsToTenSecondsThenTheClientIsSuspended() {

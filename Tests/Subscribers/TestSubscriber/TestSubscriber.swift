@@ -9,7 +9,7 @@ import GeoWakeCore
 /// with its seq, as a JSON line to OUTPUT (flushed before the handler returns, so a line means the body ran).
 /// `--until-ended` leaves after handling the trace's `ended` status event.
 /// With `--relaunch` it registers its own command line for relaunching (`--no-force-quit-relaunch`,
-/// `--location-background` set the options) and first appends a `started` line: launch reason, pid, and the
+/// `--location-background`, `--bluetooth-background`, `--exits-on-suspend` set the options; `--range UUID` ranges) and first appends a `started` line: launch reason, pid, and the
 /// Uid/Gid/Groups lines of /proc/self/status. `--register-only` subscribes, then exits 0; `--crash-on-launch`
 /// exits 3 when launched by the daemon; `--begin-task` opens a background task when launched, whose expiration
 /// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open). `--stamp` adds the
@@ -31,12 +31,14 @@ struct TestSubscriber {
             return true
         }
         let regions = option("--regions")
+        let rangedUUID = option("--range")
         let crashAfter = option("--crash-after").flatMap(Int.init)
         let exitAfter = option("--exit-after").flatMap(Int.init)
         let standard = flag("--standard"), significant = flag("--significant"), slow = flag("--slow")
         let untilEnded = flag("--until-ended")
         let relaunch = flag("--relaunch"), noForceQuitRelaunch = flag("--no-force-quit-relaunch")
         let locationBackground = flag("--location-background"), registerOnly = flag("--register-only")
+        let exitsOnSuspend = flag("--exits-on-suspend"), bluetoothBackground = flag("--bluetooth-background")
         let crashOnLaunch = flag("--crash-on-launch"), beginTask = flag("--begin-task")
         let ignoreExpiration = flag("--ignore-expiration"), stamp = flag("--stamp")
         guard arguments.count == 2 else { fail("usage: geowake-test-subscriber CLIENT OUTPUT [options]") }
@@ -46,7 +48,8 @@ struct TestSubscriber {
             let manager = try await LocationManager(
                 clientID: arguments[0],
                 relaunch: relaunch ? .executable(CommandLine.arguments[0], arguments: relaunchArguments) : .never,
-                options: LaunchOptions(relaunchAfterForceQuit: !noForceQuitRelaunch, locationInBackground: locationBackground))
+                options: LaunchOptions(relaunchAfterForceQuit: !noForceQuitRelaunch, locationInBackground: locationBackground,
+                                       bluetoothInBackground: bluetoothBackground, exitsOnSuspend: exitsOnSuspend))
             if relaunch { append(startedLine(manager.launchReason), to: output) }
             if crashOnLaunch && manager.launchReason != nil { exit(3) }
             if beginTask && manager.launchReason != nil {
@@ -65,6 +68,7 @@ struct TestSubscriber {
                     try await manager.monitor(file: path)
                 } catch GeoWakeError.rejected(_, "duplicateRegion", _) {}
             }
+            if let rangedUUID { try await manager.startRangingBeacons(satisfying: BeaconIdentityConstraint(uuid: rangedUUID)) }
             let subscribing = monotonic()
             if standard { try await manager.startUpdatingLocation() }
             if significant { try await manager.startSignificantChanges() }
