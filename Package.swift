@@ -1,5 +1,9 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+// The daemon's and the command line's package dependencies are behind the default trait `Tools`: a subscriber that
+// depends on the GeoWake library with `traits: []` resolves and builds none of them.
+let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 let package = Package(
     name: "geowake",
@@ -20,6 +24,10 @@ let package = Package(
         .library(name: "GeoWake", targets: ["GeoWake"]),
         .executable(name: "geowaked", targets: ["geowaked"]),
         .executable(name: "geowake-example", targets: ["ParcelTracker"]),
+    ],
+    traits: [
+        .trait(name: "Tools", description: "geowaked, geowake and their dependencies (GRDB, swift-log, swift-service-lifecycle, swift-argument-parser)"),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,7 +66,7 @@ let package = Package(
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
                 "Beacons", "Maps",
                 "TerminalProgress", "GeoWake",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]
         ),
         // What several test targets need: package root, temporary directories, seeded random numbers.
@@ -71,15 +79,15 @@ let package = Package(
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
                 "CPeerFiles", "ProcessLifecycle", "Beacons", "FileBytes", "GeoWakeProtocol", "JSONText",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
             ]
         ),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
