@@ -81,14 +81,18 @@ public final class Daemon {
             let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
             byClient[key, default: []].append((row["feature"], row["state"], row["since"], row["dwellSent"]))
         }
+        var restored: [(region: Region, owner: ClientKey, entry: SharedRegions.Entry)] = []
         for (key, features) in byClient {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + features.map(\.0).joined(separator: ",") + "]}"
             let parsed = try SharedRegions.regions(fromFeatureCollection: Array(collection.utf8))
             for (region, stored) in zip(parsed, features) {
-                try regions.add(region, owner: key, state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
-                                since: stored.2.map { Timestamp(millisecondsSince1970: $0) }, dwellSent: stored.3)
+                restored.append((region, key, SharedRegions.Entry(owner: key, regionID: region.id,
+                                                                  state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
+                                                                  since: stored.2.map { Timestamp(millisecondsSince1970: $0) },
+                                                                  dwellSent: stored.3)))
             }
         }
+        try regions.restore(restored)
         try services.restore(from: store)
     }
 

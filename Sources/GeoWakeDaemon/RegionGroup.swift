@@ -28,12 +28,27 @@ struct RegionGroup {
         monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.configuration())
     }
 
+    /// A group restored from the store: its index built once over every region (adding a million one by one
+    /// rebuilt it again and again), each region with its stored state.
+    init(rules: RegionRules, restoring items: [(region: Region, entry: Entry)]) throws {
+        monitor = RegionMonitor(regions: try RegionIndex(regions: items.map(\.region)), configuration: try rules.configuration())
+        for item in items {
+            guard let handle = monitor.regions.handle(forID: item.region.id) else { continue }
+            register(handle, item.region, item.entry)
+        }
+    }
+
     var isEmpty: Bool { entries.isEmpty }
 
     /// Adds a region (its id already unique across clients) with its stored state: inside is restored into the
     /// monitor without an event, so a restart never repeats an `enter`.
     mutating func add(_ region: Region, _ entry: Entry) throws -> RegionHandle {
         let handle = try monitor.add(region)
+        register(handle, region, entry)
+        return handle
+    }
+
+    private mutating func register(_ handle: RegionHandle, _ region: Region, _ entry: Entry) {
         entries[handle] = entry
         if !region.notifyOnEntry || !region.notifyOnExit { quiet.insert(handle) }
         switch entry.state {
@@ -46,7 +61,6 @@ struct RegionGroup {
         case .outside:
             break
         }
-        return handle
     }
 
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.

@@ -73,10 +73,28 @@ struct SharedRegions {
         groups[new] = target
     }
 
+    /// Puts back every stored region at a start, each group's index built once; call before anything is added.
+    mutating func restore(_ stored: [(region: Region, owner: ClientKey, entry: Entry)]) throws {
+        var byRules: [RegionRules: [(region: Region, entry: Entry)]] = [:]
+        for item in stored {
+            var shared = item.region
+            shared.id = Self.sharedID(item.owner, item.region.id)
+            byRules[rules(of: item.owner), default: []].append((shared, item.entry))
+        }
+        for (rules, items) in byRules {
+            let group = try RegionGroup(rules: rules, restoring: items)
+            for (handle, entry) in group.entries { handles[entry.owner, default: [:]][entry.regionID] = handle }
+            groups[rules] = group
+        }
+    }
+
+    /// A region's id in the index its group shares with other clients.
+    static func sharedID(_ owner: ClientKey, _ regionID: String) -> String { "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(regionID)" }
+
     /// Adds a region with its stored state, to the group of its owner's rules.
     mutating func add(_ region: Region, owner: ClientKey, state: State, since: Timestamp?, dwellSent: Bool = false) throws {
         var shared = region
-        shared.id = "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(region.id)"
+        shared.id = Self.sharedID(owner, region.id)
         let rules = rules(of: owner)
         if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
         let handle = try groups[rules]!.add(shared, Entry(owner: owner, regionID: region.id, state: state, since: since, dwellSent: dwellSent))

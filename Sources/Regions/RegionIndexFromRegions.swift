@@ -12,6 +12,7 @@ extension RegionIndex {
             try validator.validate(&draft)
             _ = try store.append(draft)
         }
+        store.appendMissingBands()
         self.init(store)
     }
 
