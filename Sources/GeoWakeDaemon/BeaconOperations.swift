@@ -92,19 +92,7 @@ extension Daemon {
     /// The request without the features identical to a region the client monitors already (a
     /// relaunched subscriber monitoring its regions again): those are kept as they are, states and all, and counted.
     private func withoutUnchangedFeatures(_ request: Request, of client: ClientKey) throws -> (Request, Int) {
-        var features: [Any]
-        var texts = request.featureTexts
-        switch (request.fields["features"], request.fields["file"]) {
-        case (let collection as [String: Any], nil) where collection["features"] is [Any]:
-            features = collection["features"] as! [Any]
-        case (let array as [Any], nil):
-            features = array
-        case (nil, let path as String) where path.hasPrefix("/"):
-            (features, texts) = try readFeatures(path, for: request.connection)
-        default:
-            return (request, 0)
-        }
-        guard let texts, texts.count == features.count else { return (request, 0) }
+        guard let (features, texts) = try requestedFeatures(request), let texts else { return (request, 0) }
         var kept: [Any] = [], keptTexts: [String] = []
         for (feature, text) in zip(features, texts) {
             if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text, feature) { continue }
@@ -138,7 +126,9 @@ extension Daemon {
         }
     }
 
-    private func monitorNewFeatures(_ request: Request, of client: ClientKey) throws -> [String: Any] {
+    /// A monitor request's features, inline or read from its file, each with its text when it could be cut from
+    /// the bytes; nil for a malformed request (the geographic op says what is wrong with it).
+    private func requestedFeatures(_ request: Request) throws -> ([Any], [String]?)? {
         var features: [Any]
         var texts = request.featureTexts
         switch (request.fields["features"], request.fields["file"]) {
@@ -149,9 +139,15 @@ extension Daemon {
         case (nil, let path as String) where path.hasPrefix("/"):
             (features, texts) = try readFeatures(path, for: request.connection)
         default:
+            return nil
+        }
+        return (features, texts?.count == features.count ? texts : nil)
+    }
+
+    private func monitorNewFeatures(_ request: Request, of client: ClientKey) throws -> [String: Any] {
+        guard let (features, texts) = try requestedFeatures(request) else {
             return try Self.regionOperations["monitor"]!(self, request)   // its own error for a malformed request
         }
-        if texts?.count != features.count { texts = nil }
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic: [Any] = []
         var geographicTexts: [String] = []

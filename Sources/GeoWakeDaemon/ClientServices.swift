@@ -70,27 +70,13 @@ struct ClientServices {
         var writer = JSONLineWriter(reservingCapacity: 256)
         for client in byClient.keys.sorted() {
             var services = byClient[client]!
-            var delivered = false
-            services.standard?.feed(stamped) { updates in
-                for update in updates {
-                    writer.fixEventLine("location", update.fix)
-                    out.append((client, .location, Self.object(&writer)))
-                }
-                delivered = true
+            Self.feed(&services.standard, stamped, kind: .standard, client, &memories) { update in
+                writer.fixEventLine("location", update.fix)
+                out.append((client, .location, Self.object(&writer)))
             }
-            if delivered, let memory = services.standard?.service.memory {
-                memories.append(ServiceMemory(client: client, kind: ServiceKind.standard.rawValue, memory))
-            }
-            delivered = false
-            services.significant?.feed(stamped) { changes in
-                for change in changes {
-                    writer.fixEventLine("significant", change.fix)
-                    out.append((client, .significantChange, Self.object(&writer)))
-                }
-                delivered = true
-            }
-            if delivered, let memory = services.significant?.service.memory {
-                memories.append(ServiceMemory(client: client, kind: ServiceKind.significant.rawValue, memory))
+            Self.feed(&services.significant, stamped, kind: .significant, client, &memories) { change in
+                writer.fixEventLine("significant", change.fix)
+                out.append((client, .significantChange, Self.object(&writer)))
             }
             if services.visits != nil {
                 let before = services.visits!.service.memory
@@ -106,6 +92,20 @@ struct ClientServices {
             byClient[client] = services
         }
         return (out, memories)
+    }
+
+    /// One fix through a standard or significant-change service; its memory is kept with the events it delivered.
+    private static func feed<Service: LocationService>(_ replay: inout ServiceReplay<Service>?, _ fix: Fix, kind: ServiceKind,
+                                                       _ client: ClientKey, _ memories: inout [ServiceMemory],
+                                                       _ each: (Service.Event) -> Void)
+    where Service.Input == Fix, Service: RemembersReports {
+        guard replay != nil else { return }
+        var delivered = false
+        replay!.feed(fix) { events in
+            events.forEach(each)
+            delivered = true
+        }
+        if delivered { memories.append(ServiceMemory(client: client, kind: kind.rawValue, replay!.service.memory)) }
     }
 
     static func object(_ writer: inout JSONLineWriter) -> String {
@@ -141,3 +141,11 @@ struct ClientServices {
         byClient[client] = services
     }
 }
+
+/// The services whose memory is a `ReportMemory`: the standard filter and significant change.
+protocol RemembersReports {
+    var memory: ReportMemory { get }
+}
+
+extension StandardLocationFilter: RemembersReports {}
+extension SignificantChangeDetector: RemembersReports {}
