@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geofencing
+
+/// `geowake fleet worker`: holds its fair share of the partitions (by lease), runs every device of them
+/// through region monitoring, publishes the events with de-duplication ids, and checkpoints each partition
+/// after its events are acknowledged. After any failed publish it goes back to its partitions' checkpoints
+/// and re-processes: the events stream drops what it already holds, so nothing is published twice.
+public final class FleetWorker {
+    public struct Options: Sendable {
+        public var workerID: String
+        public var layout: FleetLayout
+        public var timing: FleetTiming
+        public var configuration: RegionMonitorConfiguration
+        public var regionSet: String
+
+        public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
+                    configuration: RegionMonitorConfiguration, regionSet: String = "default") {
+            self.workerID = workerID
+            self.layout = layout
+            self.timing = timing
+            self.configuration = configuration
+            self.regionSet = regionSet
+        }
+    }
+
+    private struct Owned {
+        var state: PartitionState
+        var subscription: PartitionSubscription
+        var checkpointRevision: UInt64?
+        var sinceCheckpoint = 0
+        var lastInput: Int64
+    }
+
+    private let options: Options
+    private let connection: NATSConnection
+    private let leases: PartitionLeases
+    private let checkpoints: KeyValueBucket
+    private let regionSets: RegionSets
+    private let log: (String) -> Void
+    private var owned: [Int: Owned] = [:]
+    private var failuresSeen = 0
+
+    public init(_ connection: NATSConnection, options: Options, log: @escaping (String) -> Void) throws {
+        self.options = options
+        self.connection = connection
+        self.log = log
+        try FleetSetup.ensure(connection, layout: options.layout, timing: options.timing)
+        leases = try PartitionLeases(connection, workerID: options.workerID, layout: options.layout, timing: options.timing)
+        checkpoints = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: options.layout.replicas)
+        regionSets = try RegionSets(connection, replicas: options.layout.replicas)
+        failuresSeen = connection.failureCount
+    }
+
+    /// Runs until `stop` says so, then checkpoints and hands its partitions back.
+    public func run(stop: () -> Bool) throws {
+        var nextTick: Int64 = 0
+        var nextCheckpoint = now() + options.timing.checkpointInterval
+        while !stop() {
+            let t = now()
+            if t >= nextTick {
+                try leaseTick()
+                nextTick = t + options.timing.leaseRenewal
+            }
+            let processed = try readInput()
+            if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                try checkpointAll()
+                nextCheckpoint = now() + options.timing.checkpointInterval
+            }
+            if processed == 0 { usleep(2000) }
+        }
+        try checkpointAll()
+        try leases.leave()
+        log("stopped; partitions released")
+    }
+
+    private func leaseTick() throws {
+        let workers = try leases.heartbeat()
+        for partition in owned.keys.sorted() where try !leases.renew(partition) {
+            owned[partition] = nil
+            log("partition \(partition) lost (its lease expired)")
+        }
+        let partitions = options.layout.partitions
+        let share = (partitions + workers - 1) / workers
+        if owned.count > share {
+            try checkpointAll()
+            for partition in owned.keys.sorted().suffix(owned.count - share) {
+                owned[partition] = nil
+                try leases.release(partition)
+                log("partition \(partition) released (\(workers) workers share \(partitions) partitions)")
+            }
+        } else if owned.count < share {
+            let first = Int(UInt(bitPattern: options.workerID.hashValue) % UInt(partitions))
+            for step in 0..<partitions where owned.count < share {
+                let partition = (first + step) % partitions
+                if owned[partition] == nil, try leases.acquire(partition) { try start(partition) }
+            }
+        }
+    }
+
+    private func start(_ partition: Int) throws {
+        let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
+        let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
+        let regions = try regionSets.index(options.regionSet, revision: checkpoint.regionsRevision)
+        let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
+                                   checkpoint: checkpoint, regions: regions)
+        let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
+        owned[partition] = Owned(state: state, subscription: subscription, checkpointRevision: entry?.revision, lastInput: now())
+        log("partition \(partition) acquired from sequence \(checkpoint.sequence + 1) (\(checkpoint.devices.count) devices)")
+    }
+
+    /// Reads what is waiting, a bounded batch per partition so none starves the others.
+    private func readInput() throws -> Int {
+        var processed = 0
+        for partition in owned.keys.sorted() {
+            guard var part = owned.removeValue(forKey: partition) else { continue }
+            defer { owned[partition] = part }
+            var batch = 0
+            while batch < 2048, part.subscription.pending > 0,
+                  let message = try part.subscription.next(timeoutMilliseconds: 1) {
+                try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
+                                     regionsAt: { try regionSets.index(options.regionSet, revision: $0) },
+                                     emit: publish)
+                batch += 1
+            }
+            for problem in part.state.problems { log("partition \(partition): \(problem)") }
+            part.state.problems.removeAll()
+            if batch > 0 {
+                part.sinceCheckpoint += batch
+                part.lastInput = now()
+            }
+            processed += batch
+        }
+        return processed
+    }
+
+    private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
+        try line.withUnsafeBytes { bytes in
+            try connection.publishAsync(FleetLayout.eventSubject(device: device), bytes,
+                                        messageID: "\(device):\(sequence):\(index)")
+        }
+    }
+
+    /// Waits for every event to be acknowledged, then writes each changed partition's checkpoint, by
+    /// compare-and-set so that a worker that lost a partition cannot overwrite its new owner's state.
+    private func checkpointAll() throws {
+        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return }
+        guard connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen) else {
+            failuresSeen = connection.failureCount
+            log("some events were not acknowledged; re-processing every partition from its checkpoint")
+            for partition in owned.keys.sorted() { try start(partition) }
+            return
+        }
+        for partition in owned.keys.sorted() {
+            guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
+            let bytes = try part.state.checkpoint.encoded()
+            let key = FleetLayout.checkpointKey(partition)
+            let revision = try part.checkpointRevision.map { try checkpoints.update(key, bytes, last: $0) }
+                ?? checkpoints.create(key, bytes)
+            guard let revision else {
+                owned[partition] = nil
+                try? leases.release(partition)
+                log("partition \(partition) lost (another worker wrote its checkpoint)")
+                continue
+            }
+            part.checkpointRevision = revision
+            part.sinceCheckpoint = 0
+            owned[partition] = part
+            log("partition \(partition) checkpointed at sequence \(part.state.sequence): \(part.state.counts.summary)")
+        }
+    }
+
+    private func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Fleet
+import Geofencing
+import Synchronization
+
+/// `geowake fleet worker`: processes its share of the partitions until SIGTERM or SIGINT, then checkpoints
+/// and hands them back. One line per change of ownership and per checkpoint goes to standard error.
+struct FleetWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run region monitoring for the devices of this worker's share of the partitions."
+    )
+
+    @Option(help: "This worker's name, unique in the fleet (default: host name and process id).")
+    var name: String?
+
+    @Option(help: "The region set every device monitors (see `geowake fleet regions put`).")
+    var regionSet = "default"
+
+    @OptionGroup var rules: FleetRegionRules
+    @OptionGroup var nats: FleetConnectionOptions
+
+    func run() throws {
+        let workerID = name ?? Self.defaultName()
+        let options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
+                                          regionSet: regionSet)
+        let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
+        signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
+        signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
+        let worker = try FleetWorker(connection, options: options) { line in
+            fleetNote("geowake fleet worker \(workerID): \(line)")
+        }
+        try worker.run { workerStopRequested.load(ordering: .relaxed) }
+    }
+
+    static func defaultName() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count)
+        return "\(String(cString: host).replacingDots)-\(getpid())"
+    }
+}
+
+private let workerStopRequested = Atomic<Bool>(false)
+
+private extension String {
+    var replacingDots: String { String(map { $0 == "." ? "-" : $0 }) }
+}
+
+/// The region rules of `geowake replay`, with the same defaults and the same checks.
+struct FleetRegionRules: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Metres an exit needs the fix outside the boundary (default 0).")
+    var hysteresis: Double?
+
+    @Option(parsing: .unconditional, help: "Seconds a change must hold before it is reported (default 0).")
+    var debounce: Double?
+
+    @Flag(inversion: .prefixedNo, help: "A fix whose accuracy circle straddles a boundary decides nothing (default on).")
+    var accuracyGating: Bool?
+
+    @Flag(help: "Hysteresis 0, debounce 0, no accuracy gating.")
+    var exact = false
+
+    @Flag(help: "Report regions passed through between two fixes as enter then exit, marked crossed.")
+    var segmentCrossing = false
+
+    func configuration() throws -> RegionMonitorConfiguration {
+        if exact {
+            guard hysteresis == nil, debounce == nil, accuracyGating == nil else {
+                throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop the others")
+            }
+            return .exact(segmentCrossing: segmentCrossing)
+        }
+        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,
+                                                       accuracyGating: accuracyGating ?? true, segmentCrossing: segmentCrossing)
+        try configuration.validate()
+        return configuration
+    }
+}
