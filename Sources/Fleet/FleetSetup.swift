@@ -19,10 +19,12 @@ public enum FleetSetup {
                              duplicateWindow: Int64) throws(NATSError) {
         var info: UnsafeMutablePointer<jsStreamInfo>?
         var code = jsErrCode(0)
-        if js_GetStreamInfo(&info, connection.jetStream, name, nil, &code) == NATS_OK {
+        let found = js_GetStreamInfo(&info, connection.jetStream, name, nil, &code)
+        if found == NATS_OK {
             jsStreamInfo_Destroy(info)
             return
         }
+        guard found == NATS_NOT_FOUND else { throw NATSError("looking up the stream \(name)", found) }
         var config = jsStreamConfig()
         jsStreamConfig_Init(&config)
         let status = name.withCString { cName in

@@ -38,49 +38,72 @@ public final class FleetWorker {
     private let leases: PartitionLeases
     private let checkpoints: KeyValueBucket
     private let regionSets: RegionSets
-    private let log: (String) -> Void
+    private let log: @Sendable (String) -> Void
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
 
-    public init(_ connection: NATSConnection, options: Options, log: @escaping (String) -> Void) throws {
+    /// `servers` are the cluster's, for the leases' own connection.
+    public init(_ connection: NATSConnection, servers: [String], options: Options, log: @escaping @Sendable (String) -> Void) throws {
         self.options = options
         self.connection = connection
         self.log = log
         try FleetSetup.ensure(connection, layout: options.layout, timing: options.timing)
-        leases = try PartitionLeases(connection, workerID: options.workerID, layout: options.layout, timing: options.timing)
+        leases = try PartitionLeases(servers: servers, workerID: options.workerID, layout: options.layout, timing: options.timing)
         checkpoints = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: options.layout.replicas)
         regionSets = try RegionSets(connection, replicas: options.layout.replicas)
         failuresSeen = connection.failureCount
     }
 
-    /// Runs until `stop` says so, then checkpoints and hands its partitions back.
+    /// Runs until `stop` says so, then checkpoints and hands its partitions back. A NATS failure (a node
+    /// lost, a timeout) is not the end: the worker drops what it had not checkpointed and starts its
+    /// partitions again from their checkpoints, retrying until the cluster answers.
     public func run(stop: () -> Bool) throws {
+        leases.startRenewing(log: log)
         var nextTick: Int64 = 0
         var nextCheckpoint = now() + options.timing.checkpointInterval
+        var restartAt: Int64?
         while !stop() {
-            let t = now()
-            if t >= nextTick {
-                try leaseTick()
-                nextTick = t + options.timing.leaseRenewal
+            do {
+                let t = now()
+                if let due = restartAt {
+                    guard t >= due else { usleep(50_000); continue }
+                    try restartFromCheckpoints()
+                    restartAt = nil
+                }
+                if t >= nextTick {
+                    try leaseTick()
+                    nextTick = t + options.timing.leaseRenewal
+                }
+                let processed = try readInput()
+                if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                    try checkpointAll()
+                    nextCheckpoint = now() + options.timing.checkpointInterval
+                }
+                if processed == 0 { usleep(2000) }
+            } catch {
+                log("\(error); starting again from the checkpoints in 0.5 s")
+                owned.removeAll()
+                restartAt = now() + 500
             }
-            let processed = try readInput()
-            if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
-                try checkpointAll()
-                nextCheckpoint = now() + options.timing.checkpointInterval
-            }
-            if processed == 0 { usleep(2000) }
         }
         try checkpointAll()
         try leases.leave()
         log("stopped; partitions released")
     }
 
+    /// Every held partition again from its last checkpoint; what was processed since is processed again,
+    /// and its events are dropped by the events stream as duplicates.
+    private func restartFromCheckpoints() throws {
+        owned.removeAll()
+        failuresSeen = connection.failureCount
+        for partition in leases.held { try start(partition) }
+    }
+
     private func leaseTick() throws {
-        let workers = try leases.heartbeat()
-        for partition in owned.keys.sorted() where try !leases.renew(partition) {
-            owned[partition] = nil
+        for partition in leases.takeLost() where owned.removeValue(forKey: partition) != nil {
             log("partition \(partition) lost (its lease expired)")
         }
+        let workers = leases.workers
         let partitions = options.layout.partitions
         let share = (partitions + workers - 1) / workers
         if owned.count > share {
@@ -117,8 +140,7 @@ public final class FleetWorker {
             guard var part = owned.removeValue(forKey: partition) else { continue }
             defer { owned[partition] = part }
             var batch = 0
-            while batch < 2048, part.subscription.pending > 0,
-                  let message = try part.subscription.next(timeoutMilliseconds: 1) {
+            while batch < 4096, let message = try part.subscription.next(timeoutMilliseconds: 1) {
                 try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
                                      regionsAt: { try regionSets.index(options.regionSet, revision: $0) },
                                      emit: publish)
@@ -149,7 +171,7 @@ public final class FleetWorker {
         guard connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen) else {
             failuresSeen = connection.failureCount
             log("some events were not acknowledged; re-processing every partition from its checkpoint")
-            for partition in owned.keys.sorted() { try start(partition) }
+            try restartFromCheckpoints()
             return
         }
         for partition in owned.keys.sorted() {

@@ -3,6 +3,8 @@ import CNATS
 /// One JetStream key-value bucket.
 final class KeyValueBucket {
     let store: OpaquePointer
+    let name: String
+    private let jetStream: OpaquePointer
 
     /// Opens the bucket, creating it as configured when it does not exist yet.
     init(_ connection: NATSConnection, name: String, history: UInt8 = 1, ttlMilliseconds: Int64 = 0,
@@ -23,6 +25,8 @@ final class KeyValueBucket {
             try check(status, "creating the key-value bucket \(name)")
         }
         self.store = store!
+        self.name = name
+        jetStream = connection.jetStream
     }
 
     deinit { kvStore_Destroy(store) }
@@ -88,13 +92,19 @@ final class KeyValueBucket {
 }
 
 extension KeyValueBucket {
-    /// The keys present now (none when the bucket is empty).
-    func keys() throws(NATSError) -> [String] {
-        var list = kvKeysList()
-        let status = kvStore_Keys(&list, store, nil)
-        if status == NATS_NOT_FOUND { return [] }
-        try check(status, "listing keys")
-        defer { kvKeysList_Destroy(&list) }
-        return (0..<Int(list.Count)).compactMap { list.Keys[$0].map { String(cString: $0) } }
+    /// How many keys under `prefix` hold a value or a recent delete marker, from the stream's subject
+    /// counts: a listing through a watcher would create a consumer each time.
+    func keyCount(prefix: String) throws(NATSError) -> Int {
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(0)
+        let status = "$KV.\(name).\(prefix)>".withCString { filter in
+            options.Stream.Info.SubjectsFilter = filter
+            return js_GetStreamInfo(&info, jetStream, "KV_\(name)", &options, &code)
+        }
+        try check(status, "counting the keys \(prefix)* of \(name)")
+        defer { jsStreamInfo_Destroy(info) }
+        return Int(info!.pointee.State.Subjects?.pointee.Count ?? 0)
     }
 }

@@ -37,7 +37,7 @@ public final class NATSConnection {
         publishFailures = failures
         var jsOptions = jsOptions()
         jsOptions_Init(&jsOptions)
-        jsOptions.Wait = 5000
+        jsOptions.Wait = 10_000
         jsOptions.PublishAsync.MaxPending = 16384
         jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passUnretained(failures).toOpaque()
         jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
@@ -60,9 +60,12 @@ public final class NATSConnection {
     }
 
     /// Publishes without waiting; `messageID` becomes `Nats-Msg-Id`, which the stream de-duplicates on.
+    /// An acknowledgement that does not come within 5 s (lost with a node) counts as a failure, so that
+    /// `completePublishes` always ends.
     func publishAsync(_ subject: String, _ payload: UnsafeRawBufferPointer, messageID: String?) throws(NATSError) {
         var options = jsPubOptions()
         jsPubOptions_Init(&options)
+        options.MaxWait = 5000
         let status: natsStatus
         if let messageID {
             status = messageID.withCString { id in

@@ -30,7 +30,8 @@ struct FleetWorkerCommand: ParsableCommand {
         let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
-        let worker = try FleetWorker(connection, options: options) { line in
+        let servers = nats.servers.split(separator: ",").map(String.init)
+        let worker = try FleetWorker(connection, servers: servers, options: options) { line in
             fleetNote("geowake fleet worker \(workerID): \(line)")
         }
         try worker.run { workerStopRequested.load(ordering: .relaxed) }
