@@ -106,7 +106,9 @@ let package = Package(
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
         .testTarget(name: "BeaconsTests", dependencies: ["TestSupport", "Beacons", "Traces", "JSONLines"]),
-        .testTarget(name: "FleetTests", dependencies: ["TestSupport", "GPSDTestSupport", "Fleet", "geowake"]),
+        .testTarget(name: "FleetTests", dependencies: [
+            "TestSupport", "GPSDTestSupport", "Fleet", "GeoWakeCore", "Geofencing", "RegionIndex", "Regions", "Traces", "JSONLines", "geowake",
+        ]),
         .testTarget(name: "MapsTests", dependencies: ["TestSupport", "Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]
