@@ -14,14 +14,17 @@ public final class FleetWorker {
         public var timing: FleetTiming
         public var configuration: RegionMonitorConfiguration
         public var regionSet: String
+        /// Stop once input was read and none came for this many milliseconds (benchmarks, tests).
+        public var exitWhenIdle: Int64?
 
         public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
-                    configuration: RegionMonitorConfiguration, regionSet: String = "default") {
+                    configuration: RegionMonitorConfiguration, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
             self.workerID = workerID
             self.layout = layout
             self.timing = timing
             self.configuration = configuration
             self.regionSet = regionSet
+            self.exitWhenIdle = exitWhenIdle
         }
     }
 
@@ -41,6 +44,7 @@ public final class FleetWorker {
     private let log: @Sendable (String) -> Void
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
+    public private(set) var statistics = WorkerStatistics()
 
     /// `servers` are the cluster's, for the leases' own connection.
     public init(_ connection: NATSConnection, servers: [String], options: Options, log: @escaping @Sendable (String) -> Void) throws {
@@ -79,7 +83,11 @@ public final class FleetWorker {
                     try checkpointAll()
                     nextCheckpoint = now() + options.timing.checkpointInterval
                 }
-                if processed == 0 { usleep(2000) }
+                if processed == 0 {
+                    if let idle = options.exitWhenIdle, statistics.messages > 0,
+                       WorkerStatistics.now() - statistics.lastMessage > idle * 1_000_000 { break }
+                    usleep(2000)
+                }
             } catch {
                 log("\(error); starting again from the checkpoints in 0.5 s")
                 owned.removeAll()
@@ -88,7 +96,7 @@ public final class FleetWorker {
         }
         try checkpointAll()
         try leases.leave()
-        log("stopped; partitions released")
+        log("stopped; partitions released; \(statistics.summary)")
     }
 
     /// Every held partition again from its last checkpoint; what was processed since is processed again,
@@ -140,10 +148,19 @@ public final class FleetWorker {
             guard var part = owned.removeValue(forKey: partition) else { continue }
             defer { owned[partition] = part }
             var batch = 0
-            while batch < 4096, let message = try part.subscription.next(timeoutMilliseconds: 1) {
+            while batch < 4096 {
+                let fetchStart = WorkerStatistics.now()
+                guard let message = try part.subscription.next(timeoutMilliseconds: 1) else { break }
+                let applyStart = WorkerStatistics.now()
+                statistics.natsNanoseconds += applyStart - fetchStart
                 try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
                                      regionsAt: { try regionSets.index(options.regionSet, revision: $0) },
                                      emit: publish)
+                let end = WorkerStatistics.now()
+                statistics.busyNanoseconds += end - fetchStart
+                if statistics.firstMessage == nil { statistics.firstMessage = fetchStart }
+                statistics.lastMessage = end
+                statistics.messages += 1
                 batch += 1
             }
             for problem in part.state.problems { log("partition \(partition): \(problem)") }
@@ -158,6 +175,9 @@ public final class FleetWorker {
     }
 
     private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
+        let start = WorkerStatistics.now()
+        defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
+        statistics.events += 1
         try line.withUnsafeBytes { bytes in
             try connection.publishAsync(FleetLayout.eventSubject(device: device), bytes,
                                         messageID: "\(device):\(sequence):\(index)")
@@ -168,7 +188,11 @@ public final class FleetWorker {
     /// compare-and-set so that a worker that lost a partition cannot overwrite its new owner's state.
     private func checkpointAll() throws {
         guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return }
-        guard connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen) else {
+        let start = WorkerStatistics.now()
+        defer { statistics.busyNanoseconds += WorkerStatistics.now() - start }
+        let acknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
+        statistics.natsNanoseconds += WorkerStatistics.now() - start
+        guard acknowledged else {
             failuresSeen = connection.failureCount
             log("some events were not acknowledged; re-processing every partition from its checkpoint")
             try restartFromCheckpoints()
@@ -178,8 +202,10 @@ public final class FleetWorker {
             guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
             let bytes = try part.state.checkpoint.encoded()
             let key = FleetLayout.checkpointKey(partition)
+            let writeStart = WorkerStatistics.now()
             let revision = try part.checkpointRevision.map { try checkpoints.update(key, bytes, last: $0) }
                 ?? checkpoints.create(key, bytes)
+            statistics.natsNanoseconds += WorkerStatistics.now() - writeStart
             guard let revision else {
                 owned[partition] = nil
                 try? leases.release(partition)

@@ -20,13 +20,16 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "The region set every device monitors (see `geowake fleet regions put`).")
     var regionSet = "default"
 
+    @Option(help: "Stop after this many seconds without input, once some came (for benchmarks and tests).")
+    var exitWhenIdle: Double?
+
     @OptionGroup var rules: FleetRegionRules
     @OptionGroup var nats: FleetConnectionOptions
 
     func run() throws {
         let workerID = name ?? Self.defaultName()
         let options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
-                                          regionSet: regionSet)
+                                          regionSet: regionSet, exitWhenIdle: exitWhenIdle.map { Int64($0 * 1000) })
         let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
