@@ -48,11 +48,16 @@ struct FleetSetupCommand: ParsableCommand {
         abstract: "Create the fleet's streams and buckets (if missing) and print the mapping every server needs."
     )
 
+    @Flag(help: "Only print the mapping (for writing the servers' configuration before they start).")
+    var printMappings = false
+
     @OptionGroup var nats: FleetConnectionOptions
 
     func run() throws {
-        let connection = try nats.connect(name: "geowake fleet setup")
-        try FleetSetup.ensure(connection, layout: nats.layout)
+        if !printMappings {
+            let connection = try nats.connect(name: "geowake fleet setup")
+            try FleetSetup.ensure(connection, layout: nats.layout)
+        }
         print(nats.layout.serverMappings)
     }
 }
