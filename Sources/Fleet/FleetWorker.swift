@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Geofencing
+import RegionIndex
 
 /// `geowake fleet worker`: holds its fair share of the partitions (by lease), runs every device of them
 /// through region monitoring, publishes the events with de-duplication ids, and checkpoints each partition
@@ -16,6 +17,11 @@ public final class FleetWorker {
         public var regionSet: String
         /// Stop once input was read and none came for this many milliseconds (benchmarks, tests).
         public var exitWhenIdle: Int64?
+        /// Regions loaded by the worker itself, in place of the region set: for sets larger than a
+        /// key-value entry can be (the server's max_payload, 64 MB at most), as in the 1M-region benchmark.
+        public var localRegions: RegionIndex?
+        /// Take no partition before this many workers are alive (benchmarks: each starts with its share).
+        public var minimumWorkers = 1
 
         public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
                     configuration: RegionMonitorConfiguration, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
@@ -66,6 +72,7 @@ public final class FleetWorker {
         var nextTick: Int64 = 0
         var nextCheckpoint = now() + options.timing.checkpointInterval
         var restartAt: Int64?
+        let started = WorkerStatistics.now()
         while !stop() {
             do {
                 let t = now()
@@ -84,8 +91,8 @@ public final class FleetWorker {
                     nextCheckpoint = now() + options.timing.checkpointInterval
                 }
                 if processed == 0 {
-                    if let idle = options.exitWhenIdle, statistics.messages > 0,
-                       WorkerStatistics.now() - statistics.lastMessage > idle * 1_000_000 { break }
+                    if let idle = options.exitWhenIdle, !owned.isEmpty,
+                       WorkerStatistics.now() - max(started, statistics.lastMessage) > idle * 1_000_000 { break }
                     usleep(2000)
                 }
             } catch {
@@ -121,7 +128,7 @@ public final class FleetWorker {
                 try leases.release(partition)
                 log("partition \(partition) released (\(workers) workers share \(partitions) partitions)")
             }
-        } else if owned.count < share {
+        } else if owned.count < share, workers >= options.minimumWorkers {
             let first = Int(UInt(bitPattern: options.workerID.hashValue) % UInt(partitions))
             for step in 0..<partitions where owned.count < share {
                 let partition = (first + step) % partitions
@@ -133,7 +140,7 @@ public final class FleetWorker {
     private func start(_ partition: Int) throws {
         let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
         let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
-        let regions = try regionSets.index(options.regionSet, revision: checkpoint.regionsRevision)
+        let regions = try regionsIndex(checkpoint.regionsRevision)
         let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
                                    checkpoint: checkpoint, regions: regions)
         let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
@@ -154,7 +161,7 @@ public final class FleetWorker {
                 let applyStart = WorkerStatistics.now()
                 statistics.natsNanoseconds += applyStart - fetchStart
                 try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
-                                     regionsAt: { try regionSets.index(options.regionSet, revision: $0) },
+                                     regionsAt: regionsIndex,
                                      emit: publish)
                 let end = WorkerStatistics.now()
                 statistics.busyNanoseconds += end - fetchStart
@@ -172,6 +179,10 @@ public final class FleetWorker {
             processed += batch
         }
         return processed
+    }
+
+    private func regionsIndex(_ revision: UInt64) throws -> RegionIndex {
+        try options.localRegions ?? regionSets.index(options.regionSet, revision: revision)
     }
 
     private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {

@@ -4,6 +4,8 @@ import Glibc
 import ArgumentParser
 import Fleet
 import Geofencing
+import RegionIndex
+import Regions
 import Synchronization
 
 /// `geowake fleet worker`: processes its share of the partitions until SIGTERM or SIGINT, then checkpoints
@@ -20,16 +22,24 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "The region set every device monitors (see `geowake fleet regions put`).")
     var regionSet = "default"
 
-    @Option(help: "Stop after this many seconds without input, once some came (for benchmarks and tests).")
+    @Option(help: "Load regions from this file instead of the region set (sets larger than a NATS message).")
+    var regions: String?
+
+    @Option(help: "Stop after this many seconds without input, once holding partitions (for benchmarks and tests).")
     var exitWhenIdle: Double?
+
+    @Option(help: "Take no partition before this many workers are alive (for benchmarks).")
+    var waitForWorkers = 1
 
     @OptionGroup var rules: FleetRegionRules
     @OptionGroup var nats: FleetConnectionOptions
 
     func run() throws {
         let workerID = name ?? Self.defaultName()
-        let options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
+        var options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
                                           regionSet: regionSet, exitWhenIdle: exitWhenIdle.map { Int64($0 * 1000) })
+        options.minimumWorkers = waitForWorkers
+        if let regions { options.localRegions = RegionIndex(try RegionLoader.load(regions)) }
         let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
