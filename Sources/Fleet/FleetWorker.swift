@@ -140,7 +140,7 @@ public final class FleetWorker {
     private func start(_ partition: Int) throws {
         let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
         let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
-        let regions = try regionsIndex(checkpoint.regionsRevision)
+        let regions = try regionsIndex(checkpoint.regionSets[options.regionSet, default: 0])
         let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
                                    checkpoint: checkpoint, regions: regions)
         let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
@@ -211,7 +211,7 @@ public final class FleetWorker {
         }
         for partition in owned.keys.sorted() {
             guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
-            let bytes = try part.state.checkpoint.encoded()
+            let bytes = part.state.checkpoint.encoded()
             let key = FleetLayout.checkpointKey(partition)
             let writeStart = WorkerStatistics.now()
             let revision = try part.checkpointRevision.map { try checkpoints.update(key, bytes, last: $0) }

@@ -12,7 +12,8 @@ struct PartitionState {
     /// The region set this worker monitors; markers of other sets are not its business.
     let regionSet: String
     private(set) var sequence: UInt64
-    private(set) var regionsRevision: UInt64
+    /// The latest revision announced in this partition's input, of every set.
+    private(set) var regionSets: [String: UInt64]
     private(set) var regions: RegionIndex
     private(set) var devices: [String: DeviceMonitor] = [:]
     private(set) var counts: InputCounts
@@ -31,7 +32,7 @@ struct PartitionState {
         self.regionSet = regionSet
         self.configuration = configuration
         sequence = checkpoint.sequence
-        regionsRevision = checkpoint.regionsRevision
+        regionSets = checkpoint.regionSets
         self.regions = regions
         counts = checkpoint.counts
         for device in checkpoint.devices {
@@ -41,7 +42,7 @@ struct PartitionState {
 
     var checkpoint: PartitionCheckpoint {
         let list = devices.map { PartitionCheckpoint.Device(id: $0.key, monitor: $0.value.snapshot) }
-        return PartitionCheckpoint(sequence: sequence, regionsRevision: regionsRevision,
+        return PartitionCheckpoint(sequence: sequence, regionSets: regionSets,
                                    devices: list.sorted { $0.id < $1.id }, counts: counts)
     }
 
@@ -63,8 +64,9 @@ struct PartitionState {
                 problems.append("device \(device), sequence \(sequence): malformed: \(reason)")
             }
         case .regions:
-            guard let revision = RegionsMarker.revision(payload, set: regionSet), revision > regionsRevision else { return }
-            try switchRegions(to: revision, index: regionsAt(revision), emit: emit)
+            guard let (set, revision) = RegionsMarker.revision(payload), revision > regionSets[set, default: 0] else { return }
+            regionSets[set] = revision
+            if set == regionSet { try switchRegions(to: regionsAt(revision), emit: emit) }
         case .unknown:
             counts.unknownSubject += 1
             problems.append("sequence \(sequence): unknown subject \(subject)")
@@ -87,8 +89,10 @@ struct PartitionState {
         try monitor.replay.feed(fix) { batch in try emitAll(batch, device: device, emit: emit) }
     }
 
-    private mutating func switchRegions(to revision: UInt64, index: RegionIndex, emit: Emit) throws {
-        regionsRevision = revision
+    /// The revision of the monitored set in force (0: none announced yet).
+    var regionsRevision: UInt64 { regionSets[regionSet, default: 0] }
+
+    private mutating func switchRegions(to index: RegionIndex, emit: Emit) throws {
         regions = index
         for device in devices.keys.sorted() {
             events.removeAll(keepingCapacity: true)
@@ -118,7 +122,7 @@ enum RegionsMarker {
         return writer.bytes
     }
 
-    static func revision(_ payload: [UInt8], set: String) -> UInt64? {
+    static func revision(_ payload: [UInt8]) -> (set: String, revision: UInt64)? {
         var name: String?
         var revision: UInt64?
         let ok = payload.withUnsafeBufferPointer { line in
@@ -130,6 +134,7 @@ enum RegionsMarker {
                 }
             }
         }
-        return ok && name == set ? revision : nil
+        guard ok, let name, let revision else { return nil }
+        return (name, revision)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoWakeCore
 import GPSDTestSupport
+import JSONLines
 import Testing
 import TestSupport
 @testable import Fleet
@@ -77,5 +78,34 @@ import TestSupport
             }
         }
         #expect(total("malformed") == 3 && total("out of order") == 1 && total("not a fix") == 1 && total("unknown subject") == 1)
+    }
+
+    @Test("A region set changed while a worker runs reaches it without a restart: a removed region the device is inside gives its regionRemoved exit, once")
+    func regionSetChangeReachesRunningWorker() async throws {
+        let directory = TemporaryDirectory()
+        let (cluster, worker) = try await Self.fleet(directory)
+        let fixes = Array(try PartitionStateTests.fixes().filter { $0.time != nil }.prefix(10))
+        let at = fixes[0].coordinate
+        let circle = { (id: String, radius: Int) in
+            #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(at.longitude),\#(at.latitude)]},"properties":{"radius":\#(radius)}}"#
+        }
+        let both = directory.write("both.geojson", #"{"type":"FeatureCollection","features":["# + circle("depot", 500) + "," + circle("yard", 900) + "]}")
+        let yardOnly = directory.write("yard.geojson", #"{"type":"FeatureCollection","features":["# + circle("yard", 900) + "]}")
+        #expect(try FleetRun.geowake(["fleet", "regions", "put", both, "--set", "depots"] + cluster.fleetOptions).status == 0)
+        let second = try FleetRun.worker("w2", cluster: cluster, log: directory.file("w2.log"), ["--region-set", "depots"])
+        worker.kill()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection)
+        for (position, fix) in fixes.enumerated() { try publisher.publish(fix, device: "van", position: position) }
+        try publisher.flush()
+        let entered = try await FleetRun.events(cluster, durable: "check", expected: 2, timeout: .seconds(30))
+        #expect(entered["van"]?.count == 2)
+        #expect(try FleetRun.geowake(["fleet", "regions", "put", yardOnly, "--set", "depots"] + cluster.fleetOptions).status == 0)
+        let removed = try await FleetRun.events(cluster, durable: "check", expected: 1, timeout: .seconds(30))
+        let last = try #require(fixes.last)
+        var writer = JSONLineWriter(reservingCapacity: 256)
+        writer.regionEventLine(RegionEvent(kind: .exit, regionID: "depot", fix: last, reason: .regionRemoved))
+        #expect(removed["van"] == [String(decoding: writer.bytes.dropLast(), as: UTF8.self)])
+        #expect(second.isRunning)
     }
 }

@@ -55,6 +55,9 @@ import Traces
         try Self.feed(&first, fixes[..<half], firstSequence: 1, into: &resumed)
         let checkpoint = try PartitionCheckpoint.decoded(first.checkpoint.encoded())
         #expect(checkpoint.sequence == UInt64(half))
+        #expect(checkpoint.devices.map(\.monitor) == first.checkpoint.devices.map(\.monitor))
+        #expect(checkpoint.devices.first?.monitor.regions.isEmpty == false, "the van is inside regions at mid-trace")
+        #expect(checkpoint.counts == first.counts)
         var second = Self.state(checkpoint, regions: regions)
         // The messages before the checkpoint come again (a consumer re-created at an earlier sequence): skipped.
         try Self.feed(&second, fixes[(half - 10)...], firstSequence: UInt64(half - 10 + 1), into: &resumed)

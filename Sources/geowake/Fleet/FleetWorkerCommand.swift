@@ -43,6 +43,12 @@ struct FleetWorkerCommand: ParsableCommand {
         let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
+        // A parent that blocks these (a test runner's threads do) hands its mask down through exec.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let servers = nats.servers.split(separator: ",").map(String.init)
         let worker = try FleetWorker(connection, servers: servers, options: options) { line in
             fleetNote("geowake fleet worker \(workerID): \(line)")
