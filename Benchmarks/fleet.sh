@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Fleet mode end to end through JetStream: DEVICES devices' fixes (the first FIXES epochs of the Berlin drive
-# each) published into the fixes stream of one nats-server, then drained by one worker, then (on a fresh
-# server) by two, each pinned to a core, against 100k and 1M regions (the workers load them with --regions:
+# Fleet mode end to end through JetStream: DEVICES devices' fixes (the start of the Berlin drive each)
+# published into the fixes stream of one nats-server, then drained by one worker, then (on a fresh server) by two, each pinned to a core, against 100k and 1M regions (the workers load them with --regions:
 # a 1M-region set, 380 MB, is larger than a NATS message). Every fix goes through JetStream: fetched from
 # the partition consumers, its events published with de-duplication ids and acknowledged, checkpoints written.
 #   swift build -c release --experimental-lto-mode=full        (or G=/path/to/geowake)
 #   python3 ../shared/bench/make_regions.py --count 100000 --seed 1 --out .bench-data/regions_100000.geojson
 #   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
 #   Benchmarks/fleet.sh
-# Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (100000), FIXES (10), WORKERS ("1 2").
+# Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
+# sentences, 136 fixes), WORKERS ("1 2"). docs/fleet.md has the figures (DEVICES=1000 at 1M regions).
 # One JSON line per run, also appended to $BENCH_DIR/results/fleet.jsonl: fixes/s per worker and together, the
 # share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
 # duplicated (a device's events must equal `geowake replay` of its fixes), and memory per tracked device
 # (peak RSS of the one-worker run less that of a 100-device run, over the device difference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-D=${BENCH_DIR:-$PWD/.bench-data}; SIZES=${SIZES:-"100000 1000000"}; DEVICES=${DEVICES:-100000}; FIXES=${FIXES:-10}
+D=${BENCH_DIR:-$PWD/.bench-data}; SIZES=${SIZES:-"100000 1000000"}; DEVICES=${DEVICES:-10000}; FIXES=${FIXES:-100}
 WORKERS=${WORKERS:-"1 2"}
 G=${G:-$PWD/.build/release/geowake}
 R=$D/results; mkdir -p "$R"
@@ -54,7 +54,7 @@ run() {
   local pids=()
   for i in $(seq 0 $((k - 1))); do
     taskset -c "$i" /usr/bin/time -f "maxrss_kb %M" "$G" fleet worker --name "w$i" --regions "$regions" \
-      --exit-when-idle 3 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
+      --exit-when-idle 15 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
     pids+=($!)
   done
   wait "${pids[@]}"
