@@ -30,22 +30,25 @@ public final class FleetPublisher {
         if window.count >= windowSize { try flush() }
     }
 
-    /// Waits until everything published is stored, re-sending a window that was not (up to 20 times).
+    /// Waits until everything published is stored, re-sending a window that was not, for up to two minutes
+    /// (a cluster that lost a node elects new leaders meanwhile).
     public func flush() throws {
-        for attempt in 0..<20 {
+        var waited = 0
+        while true {
             let failures = connection.failureCount
             if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failures) {
                 published += window.count
                 window.removeAll(keepingCapacity: true)
                 return
             }
+            guard waited < 120_000 else { throw FleetError("fixes were not acknowledged for two minutes") }
+            usleepMilliseconds(500)
+            waited += 10_500
             resent += window.count
-            if attempt > 0 { usleepMilliseconds(200) }
             for message in window {
                 try message.payload.withUnsafeBytes { try connection.publishAsync(message.subject, $0, messageID: message.id) }
             }
         }
-        throw FleetError("fixes were not acknowledged after 20 attempts")
     }
 }
 

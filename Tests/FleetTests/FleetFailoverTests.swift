@@ -76,7 +76,7 @@ import TestSupport
         try await Task.sleep(for: .seconds(6))
         #expect(publisher.isRunning, "the kill should come mid-stream")
         cluster.kill(0)
-        #expect(await publisher.exitStatus(within: .seconds(90)) == 0, "\(FleetRun.lines(of: directory.file("publish.log")))")
+        #expect(await publisher.exitStatus(within: .seconds(120)) == 0, "\(FleetRun.lines(of: directory.file("publish.log")))")
         try await Self.expectEveryDeviceGotReplayOnce(cluster, directory)
         #expect(first.isRunning && second.isRunning)
     }
