@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "Traces", dependencies: ["GeoWakeCore", "FileBytes", "JSONText", "CIntrinsics"]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CLibGPS", path: "Sources/CLibGPS", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CNATS", path: "Sources/CNATS", providers: [.apt(["libnats-dev"])]),
         .target(name: "CIntrinsics"),
         // The spatial index (store, grid, tree, containment); the regions files (GeoJSON, validation with GEOS,
         // loading) that fill it; the region monitor, which needs only the index's query protocol.
@@ -60,11 +61,15 @@ let package = Package(
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
         .target(name: "TerminalProgress"),
+        // Fleets: many devices' fixes from NATS JetStream through the same services, events back into JetStream.
+        .target(name: "Fleet", dependencies: [
+            "GeoWakeCore", "Traces", "Regions", "RegionIndex", "Geofencing", "LocationServices", "JSONText", "JSONLines", "CNATS",
+        ]),
         .executableTarget(
             name: "geowake",
             dependencies: [
                 "GeoWakeCore", "Traces", "RegionIndex", "Regions", "Geofencing", "LocationServices", "GPSD", "JSONLines",
-                "Beacons", "Maps",
+                "Beacons", "Maps", "Fleet",
                 "TerminalProgress", "GeoWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]
@@ -110,6 +115,9 @@ let package = Package(
         .testTarget(name: "GeoWakeCLITests", dependencies: ["TestSupport", "geowake"]),
         .testTarget(name: "ProcessLifecycleTests", dependencies: ["ProcessLifecycle"]),
         .testTarget(name: "BeaconsTests", dependencies: ["TestSupport", "Beacons", "Traces", "JSONLines"]),
+        .testTarget(name: "FleetTests", dependencies: [
+            "TestSupport", "GPSDTestSupport", "Fleet", "GeoWakeCore", "Geofencing", "RegionIndex", "Regions", "Traces", "JSONLines", "geowake",
+        ]),
         .testTarget(name: "MapsTests", dependencies: ["TestSupport", "Maps", "TerminalProgress", "geowake"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,8 @@ import GeoWakeCore
 
 /// Parses the ISO 8601 timestamps of gpsd JSON and GPX: `2014-12-31T03:07:19.000Z`, with any number
 /// of fractional digits (truncated to milliseconds) and `Z` or a `±hh:mm` offset.
-enum ISO8601 {
-    static func timestamp(_ s: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+package enum ISO8601 {
+    package static func timestamp(_ s: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard s.count >= 19 else { return nil }
         func number(_ at: Int, _ digits: Int) -> Int? {
             var value = 0

@@ -8,7 +8,7 @@ struct GeoWakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geowake",
         abstract: "Replay GPS traces through geowake's location services, and work with region files.",
-        subcommands: [FixesCommand.self, LocateCommand.self, RegionsCommand.self, ReplayCommand.self, BeaconsCommand.self, BenchCommand.self,
+        subcommands: [FixesCommand.self, LocateCommand.self, RegionsCommand.self, ReplayCommand.self, BeaconsCommand.self, BenchCommand.self, FleetCommand.self,
                       StatusCommand.self, ClientsCommand.self, SubscriptionsCommand.self, DisableCommand.self, EnableCommand.self]
     )
 

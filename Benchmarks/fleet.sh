@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Fleet mode end to end through JetStream: DEVICES devices' fixes (the start of the Berlin drive each)
+# published into the fixes stream of one nats-server, then drained by one worker, then (on a fresh server) by two, each pinned to a core, against 100k and 1M regions (the workers load them with --regions:
+# a 1M-region set, 380 MB, is larger than a NATS message). Every fix goes through JetStream: fetched from
+# the partition consumers, its events published with de-duplication ids and acknowledged, checkpoints written.
+#   swift build -c release --experimental-lto-mode=full        (or G=/path/to/geowake)
+#   python3 ../shared/bench/make_regions.py --count 100000 --seed 1 --out .bench-data/regions_100000.geojson
+#   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
+#   Benchmarks/fleet.sh
+# Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
+# sentences, 136 fixes), WORKERS ("1 2"). docs/fleet.md has the figures (DEVICES=1000 at 1M regions).
+# One JSON line per run, also appended to $BENCH_DIR/results/fleet.jsonl: fixes/s per worker and together, the
+# share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
+# duplicated (a device's events must equal `geowake replay` of its fixes), and memory per tracked device
+# (peak RSS of the one-worker run less that of a 100-device run, over the device difference).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+D=${BENCH_DIR:-$PWD/.bench-data}; SIZES=${SIZES:-"100000 1000000"}; DEVICES=${DEVICES:-10000}; FIXES=${FIXES:-100}
+WORKERS=${WORKERS:-"1 2"}
+G=${G:-$PWD/.build/release/geowake}
+R=$D/results; mkdir -p "$R"
+[ -x "$G" ] || { echo "build first: swift build -c release --experimental-lto-mode=full" >&2; exit 1; }
+command -v nats-server >/dev/null || { echo "needs nats-server: scripts/install-deps --test" >&2; exit 1; }
+W=$(mktemp -d /tmp/geowake-fleet-bench-XXXXXX)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$W"; }
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+head -n $((FIXES * 3)) traces/berlin-drive.nmea > "$W/trace.nmea"   # the first FIXES*3 sentences
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+F=(--servers "nats://127.0.0.1:$port" --partitions 8)
+
+start_server() {
+  [ -n "$server" ] && { kill "$server"; wait "$server" 2>/dev/null || true; }
+  rm -rf "$W/store"
+  cat > "$W/n.conf" <<END
+server_name: bench
+listen: 127.0.0.1:$port
+max_payload: 64MB
+jetstream { store_dir: "$W/store", max_memory_store: 1GB }
+$("$G" fleet setup --print-mappings --partitions 8)
+END
+  nats-server -c "$W/n.conf" > "$W/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 50); do "$G" fleet setup "${F[@]}" >/dev/null 2>&1 && return; sleep 0.2; done
+  echo "nats-server did not start" >&2; exit 1
+}
+
+# run REGIONS WORKERS DEVICES: publish, drain, check; writes the JSON line's fields to $W/line.json.
+run() {
+  local regions=$1 k=$2 devices=$3
+  start_server
+  "$G" fleet publish "$W/trace.nmea" --device d --devices "$devices" "${F[@]}" 2> "$W/publish.log"
+  local pids=()
+  for i in $(seq 0 $((k - 1))); do
+    taskset -c "$i" /usr/bin/time -f "maxrss_kb %M" "$G" fleet worker --name "w$i" --regions "$regions" \
+      --exit-when-idle 15 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  "$G" fleet events --durable bench --idle-exit 3 "${F[@]}" > "$W/events.txt" 2>/dev/null
+  "$G" replay --regions "$regions" "$W/trace.nmea" > "$W/expected.txt" 2>/dev/null
+  python3 - "$W" "$k" "$devices" > "$W/line.json" <<'END'
+import json, re, sys
+w, k, devices = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+expected = open(f"{w}/expected.txt").read().splitlines()
+by, seqs = {}, set()
+for line in open(f"{w}/events.txt"):
+    m = re.match(r'\{"device":"([^"]*)","seq":(\d+),(.*)\n?$', line)
+    if int(m.group(2)) in seqs: continue          # given to the reader twice: one stored event
+    seqs.add(int(m.group(2)))
+    by.setdefault(m.group(1), []).append("{" + m.group(3))
+stored = len(seqs)
+lost = dup = wrong = 0
+for i in range(devices):
+    got = by.get(f"d-{i}", [])
+    if got != expected: wrong += 1
+    lost += max(0, len(expected) - len(got)); dup += max(0, len(got) - len(expected))
+workers, rss = [], []
+for i in range(k):
+    text = open(f"{w}/w{i}.log").read()
+    s = re.search(r"released; (\d+) messages, (\d+) events in (\d+) ms \((\d+) messages/s\); busy (\d+) ms, of which NATS (\d+) ms", text)
+    workers.append(dict(messages=int(s[1]), ms=int(s[3]), rate=int(s[4]), busy=int(s[5]), nats=int(s[6])))
+    rss.append(int(re.search(r"maxrss_kb (\d+)", text)[1]))
+together = sum(x["messages"] for x in workers) / (max(x["ms"] for x in workers) / 1000)
+nats = sum(x["nats"] for x in workers) / max(1, sum(x["busy"] for x in workers))
+print(json.dumps(dict(workers=k, devices=devices, fixes=sum(x["messages"] for x in workers),
+    fixes_per_s_each=[x["rate"] for x in workers], fixes_per_s_together=int(together), nats_share=round(nats, 3),
+    maxrss_mb=[r // 1024 for r in rss], events_expected=devices * len(expected), events_stored=stored,
+    lost=lost, duplicated=dup, devices_differing_from_replay=wrong)))
+END
+}
+
+for n in $SIZES; do
+  regions=$D/regions_$n.geojson
+  [ -f "$regions" ] || { echo "missing $regions (see the header)" >&2; exit 1; }
+  base=""
+  for k in $WORKERS; do
+    run "$regions" "$k" "$DEVICES"; line=$(cat "$W/line.json")
+    if [ "$k" = 1 ]; then
+      run "$regions" 1 100; small=$(cat "$W/line.json")
+      base=$(python3 -c "import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); print(round((a['maxrss_mb'][0]-b['maxrss_mb'][0])*1048576/(a['devices']-b['devices'])))" "$line" "$small")
+      line=${line%\}}",\"bytes_per_device\":$base}"
+    fi
+    echo "{\"bench\":\"fleet\",\"regions\":$n,${line#\{}" | tee -a "$R/fleet.jsonl"
+  done
+done

@@ -1,0 +1,42 @@
+/// The names a fleet lives under: streams, subjects, key-value buckets. Every process of one fleet must agree
+/// on them, and the servers' subject mapping must use the same partition count.
+public struct FleetLayout: Sendable, Equatable {
+    /// Partitions of the fixes stream; the mapping `geowake.fix.*` → `geowake.in.{{partition(N,1)}}.fix.{{wildcard(1)}}`.
+    public var partitions: Int
+    /// Copies of every stream and bucket (1, or 3 in a three-node cluster).
+    public var replicas: Int
+
+    public init(partitions: Int = 8, replicas: Int = 1) {
+        self.partitions = partitions
+        self.replicas = replicas
+    }
+
+    public static let fixesStream = "GEOWAKE_FIXES"
+    public static let eventsStream = "GEOWAKE_EVENTS"
+    public static let leasesBucket = "geowake-leases"
+    public static let checkpointsBucket = "geowake-checkpoints"
+    public static let regionsBucket = "geowake-regions"
+
+    /// Where devices publish: `geowake.fix.DEVICE`; MQTT `owntracks/USER/DEVICE` arrives as `owntracks.USER.DEVICE`.
+    public static func fixSubject(device: String) -> String { "geowake.fix.\(device)" }
+    /// The fixes stream holds the mapped subjects only.
+    public static let fixesStreamSubject = "geowake.in.>"
+    public static func partitionFilter(_ partition: Int) -> String { "geowake.in.\(partition).>" }
+    /// A region set's change, written into every partition so that it lands at one place in each device's input.
+    public static func regionsMarkerSubject(partition: Int) -> String { "geowake.in.\(partition).regions" }
+    public static func eventSubject(device: String) -> String { "geowake.event.\(device)" }
+    public static let eventsStreamSubject = "geowake.event.>"
+
+    public static func leaseKey(_ partition: Int) -> String { "partition.\(partition)" }
+    public static func checkpointKey(_ partition: Int) -> String { "partition.\(partition)" }
+
+    /// The `mappings` block every server of the fleet needs (nats-server configuration syntax).
+    public var serverMappings: String {
+        """
+        mappings {
+          "geowake.fix.*": "geowake.in.{{partition(\(partitions),1)}}.fix.{{wildcard(1)}}"
+          "owntracks.*.*": "geowake.in.{{partition(\(partitions),1,2)}}.owntracks.{{wildcard(1)}}.{{wildcard(2)}}"
+        }
+        """
+    }
+}

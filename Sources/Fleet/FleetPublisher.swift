@@ -1,0 +1,61 @@
+import GeoWakeCore
+import JSONLines
+
+/// Publishes devices' fixes onto `geowake.fix.DEVICE`, each with a `Nats-Msg-Id` of device and position, so
+/// that a window published again after a failure is stored once. Windows are acknowledged before the next
+/// one starts: a failure re-sends only the current window.
+public final class FleetPublisher {
+    private let connection: NATSConnection
+    private var window: [(subject: String, id: String, payload: [UInt8])] = []
+    private var writer = JSONLineWriter(reservingCapacity: 512)
+    public let windowSize: Int
+    public private(set) var published = 0
+    public private(set) var resent = 0
+
+    public init(_ connection: NATSConnection, windowSize: Int = 4096) {
+        self.connection = connection
+        self.windowSize = windowSize
+    }
+
+    /// `position` is the fix's place in the device's input (0, 1, …): the de-duplication id is `DEVICE:POSITION`.
+    public func publish(_ fix: Fix, device: String, position: Int) throws {
+        writer.removeAll()
+        DevicePayload.fixLine(fix, into: &writer)
+        try publish(payload: writer.bytes, subject: FleetLayout.fixSubject(device: device), id: "\(device):\(position)")
+    }
+
+    public func publish(payload: [UInt8], subject: String, id: String) throws {
+        window.append((subject, id, payload))
+        try payload.withUnsafeBytes { try connection.publishAsync(subject, $0, messageID: id) }
+        if window.count >= windowSize { try flush() }
+    }
+
+    /// Waits until everything published is stored, re-sending a window that was not, for up to two minutes
+    /// (a cluster that lost a node elects new leaders meanwhile).
+    public func flush() throws {
+        var waited = 0
+        while true {
+            let failures = connection.failureCount
+            if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failures) {
+                published += window.count
+                window.removeAll(keepingCapacity: true)
+                return
+            }
+            guard waited < 120_000 else { throw FleetError("fixes were not acknowledged for two minutes") }
+            usleepMilliseconds(500)
+            waited += 10_500
+            resent += window.count
+            for message in window {
+                try message.payload.withUnsafeBytes { try connection.publishAsync(message.subject, $0, messageID: message.id) }
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func usleepMilliseconds(_ milliseconds: Int) {
+    usleep(UInt32(milliseconds * 1000))
+}

@@ -1,0 +1,15 @@
+/// The clocks the delivery promise rests on, in milliseconds; docs/fleet.md states the same numbers.
+public struct FleetTiming: Sendable {
+    /// A partition's lease lives this long after its last renewal (the leases bucket's TTL).
+    public var leaseTTL: Int64 = 4000
+    /// Owners renew, and idle workers look for free partitions, this often.
+    public var leaseRenewal: Int64 = 1000
+    /// State is checkpointed at least this often while a partition has new input…
+    public var checkpointInterval: Int64 = 1000
+    /// …and after this many messages of one partition, whichever comes first.
+    public var checkpointMessages = 20_000
+    /// The events stream's de-duplication window: a re-published event is dropped if its first copy is younger.
+    public var duplicateWindow: Int64 = 120_000
+
+    public init() {}
+}

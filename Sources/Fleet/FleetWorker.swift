@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geofencing
+import RegionIndex
+
+/// `geowake fleet worker`: holds its fair share of the partitions (by lease), runs every device of them
+/// through region monitoring, publishes the events with de-duplication ids, and checkpoints each partition
+/// after its events are acknowledged. After any failed publish it goes back to its partitions' checkpoints
+/// and re-processes: the events stream drops what it already holds, so nothing is published twice.
+public final class FleetWorker {
+    public struct Options: Sendable {
+        public var workerID: String
+        public var layout: FleetLayout
+        public var timing: FleetTiming
+        public var configuration: RegionMonitorConfiguration
+        public var regionSet: String
+        /// Stop once input was read and none came for this many milliseconds (benchmarks, tests).
+        public var exitWhenIdle: Int64?
+        /// Regions loaded by the worker itself, in place of the region set: for sets larger than a
+        /// key-value entry can be (the server's max_payload, 64 MB at most), as in the 1M-region benchmark.
+        public var localRegions: RegionIndex?
+        /// Take no partition before this many workers are alive (benchmarks: each starts with its share).
+        public var minimumWorkers = 1
+
+        public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
+                    configuration: RegionMonitorConfiguration, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
+            self.workerID = workerID
+            self.layout = layout
+            self.timing = timing
+            self.configuration = configuration
+            self.regionSet = regionSet
+            self.exitWhenIdle = exitWhenIdle
+        }
+    }
+
+    private struct Owned {
+        var state: PartitionState
+        var subscription: PartitionSubscription
+        var checkpointRevision: UInt64?
+        var sinceCheckpoint = 0
+        var lastInput: Int64
+    }
+
+    private let options: Options
+    private let connection: NATSConnection
+    private let leases: PartitionLeases
+    private let checkpoints: KeyValueBucket
+    private let regionSets: RegionSets
+    private let log: @Sendable (String) -> Void
+    private var owned: [Int: Owned] = [:]
+    private var failuresSeen = 0
+    public private(set) var statistics = WorkerStatistics()
+
+    /// `servers` are the cluster's, for the leases' own connection.
+    public init(_ connection: NATSConnection, servers: [String], options: Options, log: @escaping @Sendable (String) -> Void) throws {
+        self.options = options
+        self.connection = connection
+        self.log = log
+        try FleetSetup.ensure(connection, layout: options.layout, timing: options.timing)
+        leases = try PartitionLeases(servers: servers, workerID: options.workerID, layout: options.layout, timing: options.timing)
+        checkpoints = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: options.layout.replicas)
+        regionSets = try RegionSets(connection, replicas: options.layout.replicas)
+        failuresSeen = connection.failureCount
+    }
+
+    /// Runs until `stop` says so, then checkpoints and hands its partitions back. A NATS failure (a node
+    /// lost, a timeout) is not the end: the worker drops what it had not checkpointed and starts its
+    /// partitions again from their checkpoints, retrying until the cluster answers.
+    public func run(stop: () -> Bool) throws {
+        leases.startRenewing(log: log)
+        var nextTick: Int64 = 0
+        var nextCheckpoint = now() + options.timing.checkpointInterval
+        var restartAt: Int64?
+        let started = WorkerStatistics.now()
+        while !stop() {
+            do {
+                let t = now()
+                if let due = restartAt {
+                    guard t >= due else { usleep(50_000); continue }
+                    try restartFromCheckpoints()
+                    restartAt = nil
+                }
+                if t >= nextTick {
+                    try leaseTick()
+                    nextTick = t + options.timing.leaseRenewal
+                }
+                let processed = try readInput()
+                if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                    try checkpointAll()
+                    nextCheckpoint = now() + options.timing.checkpointInterval
+                }
+                if processed == 0 {
+                    if let idle = options.exitWhenIdle, !owned.isEmpty,
+                       WorkerStatistics.now() - max(started, statistics.lastMessage) > idle * 1_000_000 { break }
+                    usleep(2000)
+                }
+            } catch {
+                log("\(error); starting again from the checkpoints in 0.5 s")
+                owned.removeAll()
+                restartAt = now() + 500
+            }
+        }
+        try checkpointAll()
+        try leases.leave()
+        log("stopped; partitions released; \(statistics.summary)")
+    }
+
+    /// Every held partition again from its last checkpoint; what was processed since is processed again,
+    /// and its events are dropped by the events stream as duplicates.
+    private func restartFromCheckpoints() throws {
+        owned.removeAll()
+        failuresSeen = connection.failureCount
+        for partition in leases.held { try start(partition) }
+    }
+
+    private func leaseTick() throws {
+        for partition in leases.takeLost() where owned.removeValue(forKey: partition) != nil {
+            log("partition \(partition) lost (its lease expired)")
+        }
+        let workers = leases.workers
+        let partitions = options.layout.partitions
+        let share = (partitions + workers - 1) / workers
+        if owned.count > share {
+            try checkpointAll()
+            for partition in owned.keys.sorted().suffix(owned.count - share) {
+                owned[partition] = nil
+                try leases.release(partition)
+                log("partition \(partition) released (\(workers) workers share \(partitions) partitions)")
+            }
+        } else if owned.count < share, workers >= options.minimumWorkers {
+            let first = Int(UInt(bitPattern: options.workerID.hashValue) % UInt(partitions))
+            for step in 0..<partitions where owned.count < share {
+                let partition = (first + step) % partitions
+                if owned[partition] == nil, try leases.acquire(partition) { try start(partition) }
+            }
+        }
+    }
+
+    private func start(_ partition: Int) throws {
+        let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
+        let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
+        let regions = try regionsIndex(checkpoint.regionSets[options.regionSet, default: 0])
+        let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
+                                   checkpoint: checkpoint, regions: regions)
+        let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
+        owned[partition] = Owned(state: state, subscription: subscription, checkpointRevision: entry?.revision, lastInput: now())
+        log("partition \(partition) acquired from sequence \(checkpoint.sequence + 1) (\(checkpoint.devices.count) devices)")
+    }
+
+    /// Reads what is waiting, a bounded batch per partition so none starves the others.
+    private func readInput() throws -> Int {
+        var processed = 0
+        for partition in owned.keys.sorted() {
+            guard var part = owned.removeValue(forKey: partition) else { continue }
+            defer { owned[partition] = part }
+            var batch = 0
+            while batch < 4096 {
+                let fetchStart = WorkerStatistics.now()
+                guard let message = try part.subscription.next(timeoutMilliseconds: 1) else { break }
+                let applyStart = WorkerStatistics.now()
+                statistics.natsNanoseconds += applyStart - fetchStart
+                try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
+                                     regionsAt: regionsIndex,
+                                     emit: publish)
+                let end = WorkerStatistics.now()
+                statistics.busyNanoseconds += end - fetchStart
+                if statistics.firstMessage == nil { statistics.firstMessage = fetchStart }
+                statistics.lastMessage = end
+                statistics.messages += 1
+                batch += 1
+            }
+            for problem in part.state.problems { log("partition \(partition): \(problem)") }
+            part.state.problems.removeAll()
+            if batch > 0 {
+                part.sinceCheckpoint += batch
+                part.lastInput = now()
+            }
+            processed += batch
+        }
+        return processed
+    }
+
+    private func regionsIndex(_ revision: UInt64) throws -> RegionIndex {
+        try options.localRegions ?? regionSets.index(options.regionSet, revision: revision)
+    }
+
+    private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
+        let start = WorkerStatistics.now()
+        defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
+        statistics.events += 1
+        try line.withUnsafeBytes { bytes in
+            try connection.publishAsync(FleetLayout.eventSubject(device: device), bytes,
+                                        messageID: "\(device):\(sequence):\(index)")
+        }
+    }
+
+    /// Waits for every event to be acknowledged, then writes each changed partition's checkpoint, by
+    /// compare-and-set so that a worker that lost a partition cannot overwrite its new owner's state.
+    private func checkpointAll() throws {
+        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return }
+        let start = WorkerStatistics.now()
+        defer { statistics.busyNanoseconds += WorkerStatistics.now() - start }
+        let acknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
+        statistics.natsNanoseconds += WorkerStatistics.now() - start
+        guard acknowledged else {
+            failuresSeen = connection.failureCount
+            log("some events were not acknowledged; re-processing every partition from its checkpoint")
+            try restartFromCheckpoints()
+            return
+        }
+        for partition in owned.keys.sorted() {
+            guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
+            let bytes = part.state.checkpoint.encoded()
+            let key = FleetLayout.checkpointKey(partition)
+            let writeStart = WorkerStatistics.now()
+            let revision = try part.checkpointRevision.map { try checkpoints.update(key, bytes, last: $0) }
+                ?? checkpoints.create(key, bytes)
+            statistics.natsNanoseconds += WorkerStatistics.now() - writeStart
+            guard let revision else {
+                owned[partition] = nil
+                try? leases.release(partition)
+                log("partition \(partition) lost (another worker wrote its checkpoint)")
+                continue
+            }
+            part.checkpointRevision = revision
+            part.sinceCheckpoint = 0
+            owned[partition] = part
+            log("partition \(partition) checkpointed at sequence \(part.state.sequence): \(part.state.counts.summary)")
+        }
+    }
+
+    private func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNATS
+import Synchronization
+
+/// One connection to a NATS cluster with its JetStream context. The servers are all given so the client
+/// fails over when a node goes; it reconnects forever, and publishes made while reconnecting are buffered.
+/// Used from one thread; only the failure counter is touched by the library's own threads.
+public final class NATSConnection {
+    let connection: OpaquePointer
+    let jetStream: OpaquePointer
+    /// Asynchronous publishes the server refused or never acknowledged, since the connection was made.
+    let publishFailures: PublishFailures
+
+    public init(servers: [String], name: String) throws(NATSError) {
+        var options: OpaquePointer?
+        try check(natsOptions_Create(&options), "creating NATS options")
+        defer { natsOptions_Destroy(options) }
+        var cStrings = servers.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        try cStrings.withUnsafeMutableBufferPointer { (buffer) throws(NATSError) in
+            let pointers = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: buffer.count)
+            defer { pointers.deallocate() }
+            for (i, s) in buffer.enumerated() { pointers[i] = UnsafePointer(s) }
+            try check(natsOptions_SetServers(options, pointers, Int32(buffer.count)), "setting the NATS servers")
+        }
+        try check(natsOptions_SetName(options, name), "naming the connection")
+        try check(natsOptions_SetMaxReconnect(options, -1), "setting reconnects")
+        try check(natsOptions_SetReconnectWait(options, 100), "setting the reconnect wait")
+        try check(natsOptions_SetReconnectBufSize(options, 64 << 20), "setting the reconnect buffer")
+        try check(natsOptions_SetTimeout(options, 2000), "setting the connect timeout")
+        var connection: OpaquePointer?
+        try check(natsConnection_Connect(&connection, options), "connecting to \(servers.joined(separator: ","))")
+        self.connection = connection!
+        let failures = PublishFailures()
+        publishFailures = failures
+        var jsOptions = jsOptions()
+        jsOptions_Init(&jsOptions)
+        jsOptions.Wait = 10_000
+        jsOptions.PublishAsync.MaxPending = 16384
+        jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passUnretained(failures).toOpaque()
+        jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
+            guard let closure else { return }
+            Unmanaged<PublishFailures>.fromOpaque(closure).takeUnretainedValue().count.add(1, ordering: .relaxed)
+            _ = failure
+        }
+        var jetStream: OpaquePointer?
+        let status = natsConnection_JetStream(&jetStream, connection, &jsOptions)
+        guard status == NATS_OK else {
+            natsConnection_Destroy(connection)
+            throw NATSError("opening JetStream", status)
+        }
+        self.jetStream = jetStream!
+    }
+
+    deinit {
+        jsCtx_Destroy(jetStream)
+        natsConnection_Destroy(connection)
+    }
+
+    /// Publishes without waiting; `messageID` becomes `Nats-Msg-Id`, which the stream de-duplicates on.
+    /// An acknowledgement that does not come within 5 s (lost with a node) counts as a failure, so that
+    /// `completePublishes` always ends.
+    func publishAsync(_ subject: String, _ payload: UnsafeRawBufferPointer, messageID: String?) throws(NATSError) {
+        var options = jsPubOptions()
+        jsPubOptions_Init(&options)
+        options.MaxWait = 5000
+        let status: natsStatus
+        if let messageID {
+            status = messageID.withCString { id in
+                options.MsgId = id
+                return js_PublishAsync(jetStream, subject, payload.baseAddress, Int32(payload.count), &options)
+            }
+        } else {
+            status = js_PublishAsync(jetStream, subject, payload.baseAddress, Int32(payload.count), &options)
+        }
+        try check(status, "publishing to \(subject)")
+    }
+
+    /// Waits until every asynchronous publish is acknowledged or failed; false when some failed since `failuresBefore`
+    /// or did not complete within the timeout.
+    func completePublishes(timeoutMilliseconds: Int64, failuresBefore: Int) -> Bool {
+        var options = jsPubOptions()
+        jsPubOptions_Init(&options)
+        options.MaxWait = timeoutMilliseconds
+        let status = js_PublishAsyncComplete(jetStream, &options)
+        return status == NATS_OK && publishFailures.count.load(ordering: .relaxed) == failuresBefore
+    }
+
+    var failureCount: Int { publishFailures.count.load(ordering: .relaxed) }
+
+    /// A plain NATS publish (no JetStream acknowledgement).
+    func publish(_ subject: String, _ payload: [UInt8]) throws(NATSError) {
+        let status = payload.withUnsafeBytes { natsConnection_Publish(connection, subject, $0.baseAddress, Int32($0.count)) }
+        try check(status, "publishing to \(subject)")
+    }
+
+    /// Publishes and waits for the stream's acknowledgement.
+    func publishAcknowledged(_ subject: String, _ payload: [UInt8], messageID: String? = nil) throws(NATSError) {
+        var options = jsPubOptions()
+        jsPubOptions_Init(&options)
+        let status = payload.withUnsafeBytes { bytes in
+            (messageID ?? "").withCString { id in
+                if messageID != nil { options.MsgId = id }
+                return js_Publish(nil, jetStream, subject, bytes.baseAddress, Int32(bytes.count), &options, nil)
+            }
+        }
+        try check(status, "publishing to \(subject)")
+    }
+
+    func flush(timeoutMilliseconds: Int64 = 5000) throws(NATSError) {
+        try check(natsConnection_FlushTimeout(connection, timeoutMilliseconds), "flushing the connection")
+    }
+}
+
+/// Counted by the library's publish-acknowledgement thread, read by the worker's.
+final class PublishFailures: Sendable {
+    let count = Atomic<Int>(0)
+}

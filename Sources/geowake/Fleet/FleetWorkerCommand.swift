@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Fleet
+import Geofencing
+import RegionIndex
+import Regions
+import Synchronization
+
+/// `geowake fleet worker`: processes its share of the partitions until SIGTERM or SIGINT, then checkpoints
+/// and hands them back. One line per change of ownership and per checkpoint goes to standard error.
+struct FleetWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run region monitoring for the devices of this worker's share of the partitions."
+    )
+
+    @Option(help: "This worker's name, unique in the fleet (default: host name and process id).")
+    var name: String?
+
+    @Option(help: "The region set every device monitors (see `geowake fleet regions put`).")
+    var regionSet = "default"
+
+    @Option(help: "Load regions from this file instead of the region set (sets larger than a NATS message).")
+    var regions: String?
+
+    @Option(help: "Stop after this many seconds without input, once holding partitions (for benchmarks and tests).")
+    var exitWhenIdle: Double?
+
+    @Option(help: "Take no partition before this many workers are alive (for benchmarks).")
+    var waitForWorkers = 1
+
+    @OptionGroup var rules: FleetRegionRules
+    @OptionGroup var nats: FleetConnectionOptions
+
+    func run() throws {
+        let workerID = name ?? Self.defaultName()
+        var options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
+                                          regionSet: regionSet, exitWhenIdle: exitWhenIdle.map { Int64($0 * 1000) })
+        options.minimumWorkers = waitForWorkers
+        if let regions { options.localRegions = RegionIndex(try RegionLoader.load(regions)) }
+        let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
+        signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
+        signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
+        // A parent that blocks these (a test runner's threads do) hands its mask down through exec.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        let servers = nats.servers.split(separator: ",").map(String.init)
+        let worker = try FleetWorker(connection, servers: servers, options: options) { line in
+            fleetNote("geowake fleet worker \(workerID): \(line)")
+        }
+        try worker.run { workerStopRequested.load(ordering: .relaxed) }
+    }
+
+    static func defaultName() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count)
+        return "\(String(cString: host).replacingDots)-\(getpid())"
+    }
+}
+
+private let workerStopRequested = Atomic<Bool>(false)
+
+private extension String {
+    var replacingDots: String { String(map { $0 == "." ? "-" : $0 }) }
+}
+
+/// The region rules of `geowake replay`, with the same defaults and the same checks.
+struct FleetRegionRules: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Metres an exit needs the fix outside the boundary (default 0).")
+    var hysteresis: Double?
+
+    @Option(parsing: .unconditional, help: "Seconds a change must hold before it is reported (default 0).")
+    var debounce: Double?
+
+    @Flag(inversion: .prefixedNo, help: "A fix whose accuracy circle straddles a boundary decides nothing (default on).")
+    var accuracyGating: Bool?
+
+    @Flag(help: "Hysteresis 0, debounce 0, no accuracy gating.")
+    var exact = false
+
+    @Flag(help: "Report regions passed through between two fixes as enter then exit, marked crossed.")
+    var segmentCrossing = false
+
+    func configuration() throws -> RegionMonitorConfiguration {
+        if exact {
+            guard hysteresis == nil, debounce == nil, accuracyGating == nil else {
+                throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop the others")
+            }
+            return .exact(segmentCrossing: segmentCrossing)
+        }
+        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,
+                                                       accuracyGating: accuracyGating ?? true, segmentCrossing: segmentCrossing)
+        try configuration.validate()
+        return configuration
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GeoWakeCore
+import GPSDTestSupport
+import JSONLines
+import Testing
+import TestSupport
+@testable import Fleet
+
+/// What devices send, through one real `nats-server` and a real worker process.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FleetInputTests {
+    static let trace = "traces/berlin-drive.nmea"
+
+    static func fleet(_ directory: TemporaryDirectory) async throws -> (NATSCluster, ChildProcess) {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let put = try FleetRun.geowake(["fleet", "regions", "put", "regions/berlin-1k.geojson"] + cluster.fleetOptions)
+        #expect(put.status == 0, "\(put.error)")
+        return (cluster, try FleetRun.worker("w1", cluster: cluster, log: directory.file("w1.log")))
+    }
+
+    /// OwnTracks' numbers for a fix, written in Swift's shortest exact form (a phone writes fewer digits).
+    static func ownTracks(_ fix: Fix) -> String {
+        var text = #"{"_type":"location","tid":"ph","lat":\#(fix.coordinate.latitude),"lon":\#(fix.coordinate.longitude)"#
+        text += #","tst":\#(fix.time!.secondsSince1970)"#
+        if let accuracy = fix.horizontalAccuracy { text += #","acc":\#(accuracy)"# }
+        return text + "}"
+    }
+
+    @Test("OwnTracks locations published over MQTT to owntracks/USER/DEVICE give the events replay gives for the NMEA trace they came from")
+    func ownTracksOverMQTT() async throws {
+        let directory = TemporaryDirectory()
+        let (cluster, worker) = try await Self.fleet(directory)
+        let fixes = try PartitionStateTests.fixes().filter { $0.time != nil }
+        let mqtt = try MQTTPublisher(port: cluster.nodes[0].mqttPort, clientID: "alice-phone")
+        for fix in fixes { try mqtt.publish(topic: "owntracks/alice/phone", Array(Self.ownTracks(fix).utf8)) }
+        let expected = try FleetRun.replayLines(Self.trace)
+        let events = try await FleetRun.events(cluster, durable: "check", expected: expected.count, timeout: .seconds(40))
+        #expect(events["owntracks.alice.phone"] == expected)
+        #expect(events.count == 1)
+        #expect(worker.isRunning)
+    }
+
+    @Test("Malformed payloads, fixes without time, out-of-order fixes and unknown subjects are counted and named in the worker's log; the worker lives and the devices beside them get replay's events")
+    func badInputIsCountedNotFatal() async throws {
+        let directory = TemporaryDirectory()
+        let (cluster, worker) = try await Self.fleet(directory)
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection)
+        let bad = FleetLayout.fixSubject(device: "bad")
+        let late = #"{"time":"2024-06-03T23:59:00.000Z","lat":10.5,"lon":10.4}"#
+        let early = #"{"time":"2024-06-03T23:58:00.000Z","lat":10.5,"lon":10.4}"#
+        let junk = ["not json", #"{"time":"2024-06-03T23:50:00.000Z"}"#, #"{"lat":52.5,"lon":13.4}"#, #"{"_type":"lwt","tst":1}"#,
+                    late, early]
+        for (i, payload) in junk.enumerated() { try publisher.publish(payload: Array(payload.utf8), subject: bad, id: "bad:\(i)") }
+        try publisher.publish(payload: Array(late.utf8), subject: "geowake.in.0.weird.subject", id: "weird")
+        for (position, fix) in try PartitionStateTests.fixes().enumerated() {
+            for device in 0..<10 { try publisher.publish(fix, device: "good-\(device)", position: position) }
+        }
+        try publisher.flush()
+        let expected = try FleetRun.replayLines(Self.trace)
+        let events = try await FleetRun.events(cluster, durable: "check", expected: 10 * expected.count, timeout: .seconds(60))
+        for device in 0..<10 { #expect(events["good-\(device)"] == expected, "good-\(device)") }
+        #expect(events["bad"] == nil)
+        #expect(worker.isRunning)
+        let log = FleetRun.lines(of: directory.file("w1.log"))
+        #expect(log.filter { $0.contains("device bad,") && $0.contains("malformed") }.count == 3)
+        #expect(log.contains { $0.contains("device bad,") && $0.contains("out of order") })
+        #expect(log.contains { $0.contains("unknown subject geowake.in.0.weird.subject") })
+        // The last checkpoint of each partition sums up what it skipped.
+        var last: [String: String] = [:]
+        for line in log where line.contains("checkpointed") {
+            let partition = line.components(separatedBy: "partition ")[1].split(separator: " ")[0]
+            last[String(partition)] = line
+        }
+        let total = { (what: String) in
+            last.values.reduce(0) { sum, line in
+                sum + (line.components(separatedBy: " \(what)").first?.split(separator: " ").last.flatMap { Int($0) } ?? 0)
+            }
+        }
+        #expect(total("malformed") == 3 && total("out of order") == 1 && total("not a fix") == 1 && total("unknown subject") == 1)
+    }
+
+    @Test("A region set changed while a worker runs reaches it without a restart: a removed region the device is inside gives its regionRemoved exit, once")
+    func regionSetChangeReachesRunningWorker() async throws {
+        let directory = TemporaryDirectory()
+        let (cluster, worker) = try await Self.fleet(directory)
+        let fixes = Array(try PartitionStateTests.fixes().filter { $0.time != nil }.prefix(10))
+        let at = fixes[0].coordinate
+        let circle = { (id: String, radius: Int) in
+            #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(at.longitude),\#(at.latitude)]},"properties":{"radius":\#(radius)}}"#
+        }
+        let both = directory.write("both.geojson", #"{"type":"FeatureCollection","features":["# + circle("depot", 500) + "," + circle("yard", 900) + "]}")
+        let yardOnly = directory.write("yard.geojson", #"{"type":"FeatureCollection","features":["# + circle("yard", 900) + "]}")
+        #expect(try FleetRun.geowake(["fleet", "regions", "put", both, "--set", "depots"] + cluster.fleetOptions).status == 0)
+        let second = try FleetRun.worker("w2", cluster: cluster, log: directory.file("w2.log"), ["--region-set", "depots"])
+        worker.kill()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection)
+        for (position, fix) in fixes.enumerated() { try publisher.publish(fix, device: "van", position: position) }
+        try publisher.flush()
+        let entered = try await FleetRun.events(cluster, durable: "check", expected: 2, timeout: .seconds(30))
+        #expect(entered["van"]?.count == 2)
+        #expect(try FleetRun.geowake(["fleet", "regions", "put", yardOnly, "--set", "depots"] + cluster.fleetOptions).status == 0)
+        let removed = try await FleetRun.events(cluster, durable: "check", expected: 1, timeout: .seconds(30))
+        let last = try #require(fixes.last)
+        var writer = JSONLineWriter(reservingCapacity: 256)
+        writer.regionEventLine(RegionEvent(kind: .exit, regionID: "depot", fix: last, reason: .regionRemoved))
+        #expect(removed["van"] == [String(decoding: writer.bytes.dropLast(), as: UTF8.self)])
+        #expect(second.isRunning)
+    }
+}

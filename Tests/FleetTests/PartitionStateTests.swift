@@ -1,0 +1,130 @@
+import Foundation
+import GeoWakeCore
+import Geofencing
+import JSONLines
+import RegionIndex
+import Regions
+import Testing
+import TestSupport
+import Traces
+@testable import Fleet
+
+/// The per-partition state machine without NATS: what a worker does with each message, and what a
+/// checkpoint carries across a takeover.
+@Suite struct PartitionStateTests {
+    typealias Emitted = (device: String, sequence: UInt64, index: Int, line: String)
+
+    static func fixes(_ trace: String = "traces/berlin-drive.nmea") throws -> [Fix] {
+        var fixes: [Fix] = []
+        _ = try TraceFile.read(packageRoot + "/" + trace) { fixes.append($0) }
+        return fixes
+    }
+
+    static func payload(_ fix: Fix) -> [UInt8] {
+        var writer = JSONLineWriter(reservingCapacity: 256)
+        DevicePayload.fixLine(fix, into: &writer)
+        return writer.bytes
+    }
+
+    static func state(_ checkpoint: PartitionCheckpoint = PartitionCheckpoint(), regions: RegionIndex) -> PartitionState {
+        PartitionState(partition: 0, regionSet: "default", configuration: RegionMonitorConfiguration(),
+                       checkpoint: checkpoint, regions: regions)
+    }
+
+    static func feed(_ state: inout PartitionState, _ fixes: ArraySlice<Fix>, firstSequence: UInt64,
+                     into emitted: inout [Emitted]) throws {
+        for (offset, fix) in fixes.enumerated() {
+            try state.apply(sequence: firstSequence + UInt64(offset), subject: "geowake.in.0.fix.van", payload: payload(fix),
+                            regionsAt: { _ in throw FleetError("no region changes here") }) { device, sequence, index, line in
+                emitted.append((device, sequence, index, String(decoding: line, as: UTF8.self)))
+            }
+        }
+    }
+
+    @Test("A partition checkpointed mid-trace and restored from its encoded checkpoint gives the events, ids and lines of an uninterrupted run, which are replay's")
+    func checkpointRestoreContinuesExactly() throws {
+        let regions = RegionIndex(try RegionLoader.load(packageRoot + "/regions/berlin-1k.geojson"))
+        let fixes = try Self.fixes()
+        var whole: [Emitted] = []
+        var uninterrupted = Self.state(regions: regions)
+        try Self.feed(&uninterrupted, fixes[...], firstSequence: 1, into: &whole)
+
+        var resumed: [Emitted] = []
+        let half = fixes.count / 2
+        var first = Self.state(regions: regions)
+        try Self.feed(&first, fixes[..<half], firstSequence: 1, into: &resumed)
+        let checkpoint = try PartitionCheckpoint.decoded(first.checkpoint.encoded())
+        #expect(checkpoint.sequence == UInt64(half))
+        #expect(checkpoint.devices.map(\.monitor) == first.checkpoint.devices.map(\.monitor))
+        #expect(checkpoint.devices.first?.monitor.regions.isEmpty == false, "the van is inside regions at mid-trace")
+        #expect(checkpoint.counts == first.counts)
+        var second = Self.state(checkpoint, regions: regions)
+        // The messages before the checkpoint come again (a consumer re-created at an earlier sequence): skipped.
+        try Self.feed(&second, fixes[(half - 10)...], firstSequence: UInt64(half - 10 + 1), into: &resumed)
+
+        #expect(resumed.map { "\($0.device):\($0.sequence):\($0.index) \($0.line)" }
+                == whole.map { "\($0.device):\($0.sequence):\($0.index) \($0.line)" })
+        let replay = try FleetRun.replayLines("traces/berlin-drive.nmea")
+        #expect(whole.map(\.line) == replay)
+        #expect(second.counts.fixes == fixes.filter { $0.time != nil }.count)
+    }
+
+    @Test("A region set whose new version drops a region a device is inside gives that region's regionRemoved exit, stamped with the device's last fix")
+    func removedRegionGivesItsExit() throws {
+        let fix = Fix(time: Timestamp(millisecondsSince1970: 1_717_458_600_000),
+                      coordinate: Coordinate(latitude: 52.5, longitude: 13.4), horizontalAccuracy: 3)
+        let both = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":100}},{"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":200}}]}"#
+        let yardOnly = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":200}}]}"#
+        let versions = [1: both, 2: yardOnly]
+        let regionsAt = { (revision: UInt64) throws -> RegionIndex in
+            RegionIndex(try RegionSets.load(Array(versions[Int(revision)]!.utf8), name: "test@\(revision)"))
+        }
+        var state = Self.state(regions: RegionIndex())
+        var lines: [String] = []
+        let emit: PartitionState.Emit = { _, _, _, line in lines.append(String(decoding: line, as: UTF8.self)) }
+        try state.apply(sequence: 1, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "default", revision: 1),
+                        regionsAt: regionsAt, emit: emit)
+        try state.apply(sequence: 2, subject: "geowake.in.0.fix.van", payload: Self.payload(fix), regionsAt: regionsAt, emit: emit)
+        try state.apply(sequence: 3, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "other", revision: 2),
+                        regionsAt: regionsAt, emit: emit)
+        #expect(state.regionsRevision == 1, "another set's change is not this worker's")
+        try state.apply(sequence: 4, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "default", revision: 2),
+                        regionsAt: regionsAt, emit: emit)
+        #expect(lines == [
+            #"{"event":"enter","region":"depot","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4}"#,
+            #"{"event":"enter","region":"yard","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4}"#,
+            #"{"event":"exit","region":"depot","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4,"reason":"regionRemoved"}"#,
+        ])
+        #expect(state.devices["van"]?.replay.service.isInside(state.regions.handle(forID: "yard")!) == true)
+    }
+
+    @Test("Payloads: geowake's fix line reads back the very fix, OwnTracks' location and gpsd's TPV become fixes, anything else is counted, not fatal")
+    func payloads() throws {
+        let fix = Fix(time: Timestamp(millisecondsSince1970: 1_717_458_600_123),
+                      coordinate: Coordinate(latitude: 52.123456789012345, longitude: 13.000000000000002),
+                      altitudeMSL: 35.3, speed: 1.25, course: 359.5, horizontalAccuracy: 2.2, mode: .threeD, satellites: 12)
+        #expect(Self.payload(fix).withUnsafeBytes { DevicePayload.read($0) } == .fix(fix))
+        let ownTracks = #"{"_type":"location","tid":"ph","lat":52.5,"lon":13.4,"tst":1717458600,"acc":12,"alt":40,"vel":36,"cog":90}"#
+        guard case .fix(let owned) = Array(ownTracks.utf8).withUnsafeBytes({ DevicePayload.read($0) }) else {
+            Issue.record("OwnTracks location not read")
+            return
+        }
+        #expect(owned.time == Timestamp(millisecondsSince1970: 1_717_458_600_000))
+        #expect(owned.horizontalAccuracy == 12 && owned.speed == 10 && owned.course == 90 && owned.altitudeMSL == 40)
+        let tpv = #"{"class":"TPV","mode":3,"time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4,"eph":4.0}"#
+        guard case .fix(let fromGPSD) = Array(tpv.utf8).withUnsafeBytes({ DevicePayload.read($0) }) else {
+            Issue.record("gpsd TPV not read")
+            return
+        }
+        #expect(fromGPSD.coordinate == Coordinate(latitude: 52.5, longitude: 13.4))
+        let read = { (text: String) in Array(text.utf8).withUnsafeBytes { DevicePayload.read($0) } }
+        #expect(read(#"{"_type":"lwt","tst":1}"#) == .notAFix)
+        #expect(read(#"{"class":"SKY"}"#) == .notAFix)
+        #expect(read("not json") == .malformed("not a JSON object"))
+        #expect(read(#"{"lat":52.5,"lon":13.4}"#) == .malformed("no time"))
+        #expect(read(#"{"time":"2024-06-03T23:50:00.000Z","lat":95,"lon":13.4}"#) == .malformed("lat or lon out of range"))
+        #expect(InputSubject("geowake.in.3.owntracks.alice.phone") == .fix(device: "owntracks.alice.phone"))
+        #expect(InputSubject("geowake.in.3.fix.van-1") == .fix(device: "van-1"))
+        #expect(InputSubject("geowake.in.3.weird") == .unknown)
+    }
+}
