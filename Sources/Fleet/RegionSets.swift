@@ -31,19 +31,11 @@ final class RegionSets {
         return index
     }
 
-    /// Validates GeoJSON bytes as `locate` would, before they are stored.
+    /// Validates GeoJSON bytes as `locate` would (the same loader, from memory), before they are stored.
     static func load(_ bytes: [UInt8], name: String) throws -> RegionStore {
-        var template = Array("/tmp/geowake-regions-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { throw FleetError("cannot write a temporary file for region set \(name)") }
-        let path = String(cString: template)
-        defer { unlink(path) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count else { throw FleetError("cannot write a temporary file for region set \(name)") }
         do {
-            return try RegionLoader.load(path)
-        } catch {
+            return try bytes.withUnsafeBytes { try RegionLoader.load(bytes: $0, name: name) }
+        } catch let error as RegionLoadError {
             throw FleetError("region set \(name): \(error.reason)\(error.feature.map { " (feature \($0))" } ?? "")")
         }
     }
