@@ -39,20 +39,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The service to replay: regions (the default, needs --regions), standard, significant or visits.")
     var service: Service = .regions
 
-    @Option(parsing: .unconditional, help: "Regions: metres an exit needs the fix outside the boundary (default 0).")
-    var hysteresis: Double?
-
-    @Option(parsing: .unconditional, help: "Regions: seconds a change must hold before it is reported (default 0).")
-    var debounce: Double?
-
-    @Flag(inversion: .prefixedNo, help: "Regions: a fix whose accuracy circle straddles a boundary decides nothing (default on).")
-    var accuracyGating: Bool?
-
-    @Flag(help: "Regions: hysteresis 0, debounce 0, no accuracy gating: events are the differences of `locate`'s sets.")
-    var exact = false
-
-    @Flag(help: "Regions: report regions passed through between two fixes as enter then exit, marked crossed.")
-    var segmentCrossing = false
+    @OptionGroup var rules: RegionRuleOptions
 
     @Option(parsing: .unconditional, help: "Standard: metres from the last delivered fix (default 0: every fix).")
     var distanceFilter: Double?
@@ -89,7 +76,7 @@ struct ReplayCommand: ParsableCommand {
         }
         try checkOptionsBelongToService()
         switch service {
-        case .regions: _ = try regionConfiguration()
+        case .regions: _ = try rules.configuration()
         case .standard: try standardConfiguration.validate()
         case .significant: try significantConfiguration.validate()
         case .visits: try visitConfiguration.validate()
@@ -113,7 +100,7 @@ struct ReplayCommand: ParsableCommand {
             let index = RegionIndex(try regionFile.load(regions, command: "replay", quiet: progress.quiet))
             drawn.index = index
             loadSeconds = monotonicSeconds() - loadStart
-            run = try replay(RegionMonitor(regions: index, configuration: try regionConfiguration())) { fix, batch in
+            run = try replay(RegionMonitor(regions: index, configuration: try rules.configuration())) { fix, batch in
                 drawn.record(fix, batch)
                 for event in batch {
                     events.count(event.crossed ? "crossed \(event.kind.name)" : event.kind.name)
@@ -193,28 +180,10 @@ struct ReplayCommand: ParsableCommand {
         VisitDetector.Configuration(radius: visitRadius ?? 100, minimumDuration: visitDuration ?? 300)
     }
 
-    private func regionConfiguration() throws -> RegionMonitorConfiguration {
-        if exact {
-            let conflicting = [hysteresis.map { _ in "--hysteresis" }, debounce.map { _ in "--debounce" },
-                               accuracyGating.map { $0 ? "--accuracy-gating" : "--no-accuracy-gating" }]
-            if let first = conflicting.compactMap({ $0 }).first {
-                throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop \(first)")
-            }
-            return .exact(segmentCrossing: segmentCrossing)
-        }
-        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,
-                                                       accuracyGating: accuracyGating ?? true,
-                                                       segmentCrossing: segmentCrossing)
-        try configuration.validate()
-        return configuration
-    }
-
     /// Options of one service given with another are a mistake worth saying, not silently ignoring.
     private func checkOptionsBelongToService() throws {
-        let given: [(String, Service, Bool)] = [
-            ("--regions", .regions, regions != nil), ("--hysteresis", .regions, hysteresis != nil),
-            ("--debounce", .regions, debounce != nil), ("--[no-]accuracy-gating", .regions, accuracyGating != nil),
-            ("--exact", .regions, exact), ("--segment-crossing", .regions, segmentCrossing),
+        let given: [(String, Service, Bool)] = [("--regions", .regions, regions != nil)]
+            + rules.given.map { ($0.0, Service.regions, $0.1) } + [
             ("--map", .regions, mapFile.map != nil),
             ("--distance-filter", .standard, distanceFilter != nil), ("--desired-accuracy", .standard, desiredAccuracy != nil),
             ("--minimum-interval", .standard, minimumInterval != nil),

@@ -31,7 +31,7 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "Take no partition before this many workers are alive (for benchmarks).")
     var waitForWorkers = 1
 
-    @OptionGroup var rules: FleetRegionRules
+    @OptionGroup var rules: RegionRuleOptions
     @OptionGroup var nats: FleetConnectionOptions
 
     func run() throws {
@@ -67,35 +67,4 @@ private let workerStopRequested = Atomic<Bool>(false)
 
 private extension String {
     var replacingDots: String { String(map { $0 == "." ? "-" : $0 }) }
-}
-
-/// The region rules of `geowake replay`, with the same defaults and the same checks.
-struct FleetRegionRules: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Metres an exit needs the fix outside the boundary (default 0).")
-    var hysteresis: Double?
-
-    @Option(parsing: .unconditional, help: "Seconds a change must hold before it is reported (default 0).")
-    var debounce: Double?
-
-    @Flag(inversion: .prefixedNo, help: "A fix whose accuracy circle straddles a boundary decides nothing (default on).")
-    var accuracyGating: Bool?
-
-    @Flag(help: "Hysteresis 0, debounce 0, no accuracy gating.")
-    var exact = false
-
-    @Flag(help: "Report regions passed through between two fixes as enter then exit, marked crossed.")
-    var segmentCrossing = false
-
-    func configuration() throws -> RegionMonitorConfiguration {
-        if exact {
-            guard hysteresis == nil, debounce == nil, accuracyGating == nil else {
-                throw CommandError("--exact turns hysteresis, debounce and accuracy gating off; drop the others")
-            }
-            return .exact(segmentCrossing: segmentCrossing)
-        }
-        let configuration = RegionMonitorConfiguration(hysteresis: hysteresis ?? 0, debounce: debounce ?? 0,
-                                                       accuracyGating: accuracyGating ?? true, segmentCrossing: segmentCrossing)
-        try configuration.validate()
-        return configuration
-    }
 }
