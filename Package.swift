@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "GeoWakeDaemon", targets: ["GeoWakeDaemon"]),
         .library(name: "GeoWake", targets: ["GeoWake"]),
         .executable(name: "geowaked", targets: ["geowaked"]),
+        .executable(name: "geowake-simulate", targets: ["geowake-simulate"]),
         .executable(name: "geowake-example", targets: ["ParcelTracker"]),
     ],
     traits: [
@@ -90,6 +91,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
             ]
         ),
+        // The daemon's deterministic simulation: the real daemon turn by turn on a simulated clock, process table
+        // and disk (a wrapping SQLite VFS that learns what was synced), over seeded schedules of faults.
+        .target(name: "CSimulatedDisk", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(
+            name: "DaemonSimulation",
+            dependencies: [
+                "GeoWakeDaemon", "GeoWakeCore", "GeoWakeProtocol", "Geofencing", "JSONLines", "LocationServices", "RegionIndex",
+                "Regions", "Traces", "ProcessLifecycle", "CSimulatedDisk",
+                .product(name: "Logging", package: "swift-log", condition: tools),
+            ]
+        ),
+        .executableTarget(
+            name: "geowake-simulate",
+            dependencies: ["DaemonSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
+        ),
+        .testTarget(name: "DaemonSimulationTests", dependencies: ["DaemonSimulation"]),
         .executableTarget(
             name: "geowaked",
             dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]

@@ -1,4 +1,5 @@
 import GeoWakeCore
+import GeoWakeProtocol
 import Synchronization
 
 /// A subscriber's handle on geowaked, in the manner of Core Location's `CLMonitor`: subscribe, then iterate
@@ -29,8 +30,8 @@ public final class LocationManager: Sendable {
     struct State {
         var connection: DaemonConnection?
         var stopped = false
-        /// The last (epoch, seq) whose loop body returned: anything at or below it is a resend.
-        var lastHandled = EventNumber(epoch: 0, seq: 0)
+        /// The events whose loop body returned: anything at or below the last is a resend.
+        var handled = HandledEvents()
         /// The event user code holds now: handled once its loop body returns.
         var inHand: EventNumber?
         /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
@@ -204,14 +205,14 @@ public final class LocationManager: Sendable {
         let (number, connection) = state.withLock { s -> (EventNumber?, DaemonConnection?) in
             defer { s.inHand = nil }
             guard let number = s.inHand else { return (nil, nil) }
-            s.lastHandled = max(s.lastHandled, number)
+            s.handled.handled(number)
             return (number, s.connection)
         }
         if let number { connection?.post("ack", number.ack) }
     }
 
     func isResend(_ number: EventNumber) -> Bool {
-        let (resend, connection) = state.withLock { (number <= $0.lastHandled, $0.connection) }
+        let (resend, connection) = state.withLock { ($0.handled.isResend(number), $0.connection) }
         // The daemon resent it because our ack was lost with the old connection: acknowledge it again (its own
         // seq: after a power cut the daemon's numbers may not reach the last one handled).
         if resend { connection?.post("ack", number.ack) }
@@ -275,13 +276,7 @@ public final class LocationManager: Sendable {
     }
 }
 
-/// What names an event: the daemon's store epoch, then the client's sequence number within it.
-struct EventNumber: Comparable, Sendable {
-    var epoch: Int64
-    var seq: Int64
-
-    static func < (a: EventNumber, b: EventNumber) -> Bool { (a.epoch, a.seq) < (b.epoch, b.seq) }
-
+extension EventNumber {
     /// The `ack` fields: with the epoch, so the daemon never takes it for a later epoch's event of the same seq.
     var ack: [String: JSONValue] { ["seq": .number(Double(seq)), "epoch": .number(Double(epoch))] }
 }

@@ -214,7 +214,7 @@ extension Daemon {
             let geographicRequest = Request(id: request.id, op: request.op, fields: ["regions": geographic], connection: request.connection)
             _ = try Self.regionOperations["stopMonitoring"]!(self, geographicRequest)
         }
-        let now = beacons.lastSighting?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+        let now = beacons.lastSighting?.time ?? clock.wall()
         var events: [(ClientKey, LaunchReason?, String)] = []
         for id in beaconIDs {
             guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }

@@ -38,7 +38,7 @@ extension Daemon {
         var health: (state: String, message: String)?
         var count = 0
         if source.isTrace {
-            while count < Self.beaconBatch, let delay = source.delay(now: Self.clock(), fixOrigin: self.source?.origin), delay <= 0 {
+            while count < Self.beaconBatch, let delay = source.delay(now: clock.monotonic(), fixOrigin: self.source?.origin), delay <= 0 {
                 let sighting = source.next()
                 beacons.subscriptions.update(with: sighting, outcome: &outcome)
                 beacons.lastSighting = sighting
@@ -64,7 +64,7 @@ extension Daemon {
                 if let change = health, beacons.state != "idle" { announceBeaconHealth(change.state, change.message, outcome: &outcome) }
                 health = nil
             }
-            let now = Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = clock.wall()
             if let due = beacons.subscriptions.nextDeadline, due <= now {
                 beacons.subscriptions.advance(to: now, outcome: &outcome)
             }
@@ -77,15 +77,15 @@ extension Daemon {
     /// Seconds until the beacon side needs the loop: a trace's next sighting, or a live source's next exit or report.
     func beaconDelay() -> Double? {
         guard let source = beacons.source, beacons.state != "idle" else { return nil }
-        if source.isTrace { return source.delay(now: Self.clock(), fixOrigin: self.source?.origin) }
-        return beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - Date().timeIntervalSince1970) }
+        if source.isTrace { return source.delay(now: clock.monotonic(), fixOrigin: self.source?.origin) }
+        return beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - clock.wall().secondsSince1970) }
     }
 
     /// Scanning runs only while some client monitors or ranges beacons.
     private func updateBeaconDemand(_ source: BeaconSource) {
         let needed = !beacons.subscriptions.isEmpty
         if needed && beacons.state == "idle" {
-            source.start(now: Self.clock())
+            source.start(now: clock.monotonic())
             beacons.state = source.traceEnded ? "ended" : beacons.announced ?? "running"
         } else if !needed && beacons.state != "idle" {
             source.stop()
@@ -110,7 +110,7 @@ extension Daemon {
         beacons.announced = state
         if previous == nil && state == "running" { return [] }
         logger.notice("beacon source health", metadata: ["state": "\(state)", "message": "\(message)"])
-        var line = Self.statusEvent(state, message, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        var line = Self.statusEvent(state, message, at: clock.wall())
         line.removeLast()
         line += ",\"source\":\"beacons\"}"
         return beacons.subscriptions.clients.sorted().map { ($0, nil, line) }
@@ -126,7 +126,7 @@ extension Daemon {
             return (owner, LaunchReason.beacon, ClientServices.object(&writer))
         } + status
         if !outcome.changed.isEmpty || !events.isEmpty || position != nil {
-            let now = beacons.lastSighting?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = beacons.lastSighting?.time ?? clock.wall()
             var queued: [QueuedEvent] = []
             do {
                 try store.write { db in

@@ -14,6 +14,7 @@ public final class Daemon {
     let logger: Logger
     let activation: ClientActivation
     let limits: DaemonLimits
+    let clock: DaemonClock
     var source: TraceSource?
     let live: LiveSource?
     var health: SourceHealth
@@ -35,8 +36,10 @@ public final class Daemon {
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
                 limits: DaemonLimits = .init(), regionRules: RegionRules = .init(),
-                beaconSource: String? = nil, beaconExitTimeout: Double = 30, restartTrace: Bool = false) throws {
+                beaconSource: String? = nil, beaconExitTimeout: Double = 30, restartTrace: Bool = false,
+                clock: DaemonClock = .system) throws {
         self.paths = paths
+        self.clock = clock
         beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed) },
                                 exitTimeout: beaconExitTimeout)
         self.live = try live.map { argument throws(ProtocolError) in
@@ -99,71 +102,91 @@ public final class Daemon {
     /// Serves on the calling thread until `stop()`; `serve()` runs it under swift-service-lifecycle.
     public func run() throws {
         try listen()
+        begin()
+        while try turn() {}
+        end()
+    }
+
+    /// Before the first turn: the launcher adopts what the store says.
+    public func begin() {
         activation.start(self)
         signal(SIGPIPE, SIG_IGN)
         logger.info("geowaked listening", metadata: ["socket": "\(paths.socket)", "state": "\(paths.state)"])
-        while true {
-            updateDemand()
-            var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            var requestsWaiting = false
-            for connection in connections.values {
-                var events: Int16 = connection.wantsInput ? Int16(POLLIN) : 0
-                if connection.queuedBytes > 0 { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
-                if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
-            }
-            if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
-            if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let now = Self.clock()
-            let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
-                         activation.secondsUntilDeadline(), beaconDelay()].compactMap { $0 }.min()
-            let timeout = requestsWaiting ? 0 : delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
-            if fds[0].revents != 0 { break }
-            if fds[1].revents & Int16(POLLIN) != 0 { accept() }
-            for pfd in fds.dropFirst(2) where pfd.revents != 0 {
-                guard let connection = connections[pfd.fd] else { continue }
-                if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
-                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
-            }
-            for fd in connections.keys.sorted() { serve(connections[fd]!) }
-            applyDeferredAcks()
-            advanceTraceRegions()
-            if let delay = source?.delay(now: Self.clock()), delay <= 0 { processNextFix() }
-            pumpLiveSource()
-            pumpBeacons()
-            for connection in connections.values { deliver(connection) }
-            activation.turn()
-            do {
-                try store.checkpointIfDue()
-            } catch {
-                logger.error("cannot checkpoint the store", metadata: ["error": "\(error)"])
-            }
-            for connection in connections.values where connection.isFinished {
-                close(connection)
-            }
+    }
+
+    /// One turn of the loop: waits for input until the next deadline (not at all when `waiting` is false, as the
+    /// simulator runs it), then takes requests, acks, the due fix, sightings, deliveries and the launcher's turn.
+    /// False once `stop()` was called.
+    public func turn(waiting: Bool = true) throws -> Bool {
+        updateDemand()
+        var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+        var requestsWaiting = false
+        for connection in connections.values {
+            var events: Int16 = connection.wantsInput ? Int16(POLLIN) : 0
+            if connection.queuedBytes > 0 { events |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+            if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
         }
+        if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+        let now = clock.monotonic()
+        let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
+                     activation.secondsUntilDeadline(), beaconDelay()].compactMap { $0 }.min()
+        let timeout = requestsWaiting || !waiting ? 0 : delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
+        if fds[0].revents != 0 { return false }
+        if fds[1].revents & Int16(POLLIN) != 0 { accept() }
+        for pfd in fds.dropFirst(2) where pfd.revents != 0 {
+            guard let connection = connections[pfd.fd] else { continue }
+            if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
+            if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
+        }
+        for fd in connections.keys.sorted() { serve(connections[fd]!) }
+        applyDeferredAcks()
+        advanceTraceRegions()
+        if let delay = source?.delay(now: clock.monotonic()), delay <= 0 { processNextFix() }
+        pumpLiveSource()
+        pumpBeacons()
+        for connection in connections.values { deliver(connection) }
+        activation.turn()
+        do {
+            try store.checkpointIfDue()
+        } catch {
+            logger.error("cannot checkpoint the store", metadata: ["error": "\(error)"])
+        }
+        for connection in connections.values where connection.isFinished {
+            close(connection)
+        }
+        return true
+    }
+
+    /// After the last turn: sources stopped, stopped processes continued, every connection and the socket closed.
+    public func end() {
         logger.info("geowaked stopping")
         live?.stop()
         activation.stopping()
         for connection in Array(connections.values) { close(connection) }
-        Glibc.close(listener)
-        unlink(paths.socket)
+        if listener >= 0 {
+            Glibc.close(listener)
+            listener = -1
+            unlink(paths.socket)
+        }
+    }
+
+    /// A daemon dropped without `end()` (the simulator's crash) lets go of its descriptors as a killed process would.
+    deinit {
+        for connection in connections.values { Glibc.close(connection.fd) }
+        if listener >= 0 { Glibc.close(listener) }
+        for fd in stopPipe where fd >= 0 { Glibc.close(fd) }
     }
 
     /// Ends `run()` after the loop's current turn; callable from any thread.
     public func stop() {
         var byte: UInt8 = 1
         _ = write(stopPipe[1], &byte, 1)
-    }
-
-    static func clock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private func listen() throws {
@@ -191,6 +214,12 @@ public final class Daemon {
     private func accept() {
         let fd = Glibc.accept(listener, nil, nil)
         guard fd >= 0 else { return }
+        adopt(fd)
+    }
+
+    /// Serves a connected Unix stream socket as if it had been accepted on the listening one (the simulator's
+    /// subscribers come through socket pairs); its peer's credentials are the ones the kernel gives.
+    public func adopt(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var credentials = [Int32](repeating: -1, count: 3)   // struct ucred: pid, uid, gid
         var length = socklen_t(12)
@@ -208,9 +237,9 @@ public final class Daemon {
     /// seconds, and none once its replies fill the write buffer: one client pipelining requests neither grows the
     /// daemon nor holds up the fixes and other clients of the loop's turn.
     private func serve(_ connection: Connection) {
-        let started = Self.clock()
+        let started = clock.monotonic()
         var taken = 0
-        while connection.mayHandle, taken < Self.requestsPerTurn, taken == 0 || Self.clock() - started < Self.turnShare {
+        while connection.mayHandle, taken < Self.requestsPerTurn, taken == 0 || clock.monotonic() - started < Self.turnShare {
             switch connection.nextLine() {
             case .line(let line):
                 handle(line[...], on: connection)

@@ -11,7 +11,7 @@ extension Daemon {
         guard source != nil || live != nil else { return }
         let needed = !services.isEmpty || !regions.isEmpty
         if needed && sourceState == "idle" {
-            source?.start(now: Self.clock())
+            source?.start(now: clock.monotonic())
             live?.start()
             sourceState = "running"
         } else if !needed && sourceState == "running" {
@@ -26,7 +26,7 @@ extension Daemon {
         let fix = source.next()
         let ended = source.ended
         self.source = source
-        process(fix, at: Self.clock(), ended: ended) { db in
+        process(fix, at: clock.monotonic(), ended: ended) { db in
             try DaemonStore.setSourcePosition(db, source.description, source.position)
         }
         if ended {
@@ -38,9 +38,9 @@ extension Daemon {
 
     /// One fix through every client's regions and services; its events, region states and whatever `write` adds
     /// commit together. A fix too inaccurate to decide region states still reaches the services.
-    func process(_ fix: Fix, at clock: Double, ended: Bool = false, write: (Database) throws -> Void = { _ in }) {
-        let now = fix.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
-        let (decides, change) = health.observe(fix, at: clock)
+    func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (Database) throws -> Void = { _ in }) {
+        let now = fix.time ?? clock.wall()
+        let (decides, change) = health.observe(fix, at: monotonic)
         var events: [(ClientKey, LaunchReason?, String)] = []
         if let change { events += statusEvents(change, at: now) }
         let changes = decides ? regions.update(with: fix, at: now) : []
@@ -52,7 +52,7 @@ extension Daemon {
                 events.append((client, nil, Self.statusEvent("ended", Self.traceEndedMessage, at: now)))
             }
         }
-        let computed = Self.clock()
+        let computed = clock.monotonic()
         var written = 0.0
         var queued: [QueuedEvent] = []
         do {
@@ -61,20 +61,20 @@ extension Daemon {
                 queued = try enqueue(db, events, now: now)
                 for memory in memories { try memory.store(db) }
                 try write(db)
-                written = Self.clock()
+                written = clock.monotonic()
             }
         } catch {
             queued = []
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
-        let committed = Self.clock()
+        let committed = clock.monotonic()
         lastFix = fix
         notify(events, queued: queued)
         // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
         // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
         // is not on their way.
-        logger.trace("fix", metadata: ["monotonic": "\(clock)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
-                                       "sent": "\(Self.clock())"])
+        logger.trace("fix", metadata: ["monotonic": "\(monotonic)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
+                                       "sent": "\(clock.monotonic())"])
     }
 
     static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {

@@ -5,28 +5,28 @@ import GeoWakeCore
 /// through `SourceHealth`, whose changes reach subscribers as `status` events.
 extension Daemon {
     func pumpLiveSource() {
-        let clock = Self.clock()
+        let checkedAt = clock.monotonic()
         if let live {
             for item in live.take() {
                 switch item {
                 case .fix(let fix):
-                    process(fix, at: Self.clock())
+                    process(fix, at: clock.monotonic())
                 case .state(let report):
                     logger.info("source state", metadata: ["source": "\(live.description)", "state": "\(report)"])
-                    if let change = health.observe(report, at: Self.clock()) { announce(change) }
+                    if let change = health.observe(report, at: clock.monotonic()) { announce(change) }
                 }
             }
         }
-        if sourceState == "running", let change = health.check(at: clock) { announce(change) }
+        if sourceState == "running", let change = health.check(at: checkedAt) { announce(change) }
         if live != nil, let delay = regionDelay(), delay <= 0 {
-            advanceRegions(to: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            advanceRegions(to: clock.wall())
         }
     }
 
     /// Seconds until a debounced change or a dwell falls due, for a live source (a trace keeps its own time).
     func regionDelay() -> Double? {
         guard live != nil, let due = regions.nextDeadline else { return nil }
-        return max(0, due.secondsSince1970 - Date().timeIntervalSince1970)
+        return max(0, due.secondsSince1970 - clock.wall().secondsSince1970)
     }
 
     /// Fires what fell due by `now` without a fix, stored and queued like a fix's region events.
@@ -46,7 +46,7 @@ extension Daemon {
 
     /// Seconds until the loop must look at the source's health again.
     func healthDelay() -> Double? {
-        sourceState == "running" ? health.nextCheck(at: Self.clock()) : nil
+        sourceState == "running" ? health.nextCheck(at: clock.monotonic()) : nil
     }
 
     /// What `status` shows as the source's state.
@@ -57,11 +57,11 @@ extension Daemon {
 
     private func announce(_ change: SourceHealth.Change) {
         logger.notice("source health", metadata: ["state": "\(change.state)", "message": "\(change.message)"])
-        let events = statusEvents(change, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        let events = statusEvents(change, at: clock.wall())
         guard !events.isEmpty else { return }
         do {
             try store.write { db in
-                try enqueue(db, events, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+                try enqueue(db, events, now: clock.wall())
             }
         } catch {
             logger.error("cannot store a status event", metadata: ["error": "\(error)"])

@@ -55,7 +55,7 @@ extension Daemon {
         guard let (pending, dropped) = try db.raw("SELECT lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
             .bind(1, client.uid).bind(2, client.clientID).run(reading: { (Int($0[0]), Int($0[1])) }) else { return }
         if dropped > 0 && pending < limits.maximumPendingEvents {
-            _ = try reportDropped(db, client, dropped, now: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            _ = try reportDropped(db, client, dropped, now: clock.wall())
             if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
         }
     }

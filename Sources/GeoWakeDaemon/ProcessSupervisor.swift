@@ -27,14 +27,16 @@ public final class ProcessSupervisor: ClientActivation {
     private let logDirectory: String?
     private let logger: Logger
     private let clock: () -> Timestamp
+    private let control: ProcessControl
 
     /// `logDirectory` receives each client's standard output and error (default: `logs` beside the store).
     public init(settings: LifecycleSettings = LifecycleSettings(), logDirectory: String? = nil, logger: Logger,
-                clock: @escaping () -> Timestamp = { Timestamp(secondsSince1970: Date().timeIntervalSince1970) }) {
+                clock: @escaping () -> Timestamp = DaemonClock.system.wall, control: ProcessControl = SystemProcessControl()) {
         lifecycle = AppLifecycle(settings: settings)
         self.logDirectory = logDirectory
         self.logger = logger
         self.clock = clock
+        self.control = control
     }
 
     static func name(_ key: ClientKey) -> String { "\(key.uid):\(key.clientID)" }
@@ -74,7 +76,7 @@ public final class ProcessSupervisor: ClientActivation {
             // Rows of clients that are gone are deleted by the persist below.
             for (key, row) in rows where saved[key] == nil { saved[key] = row }
             for key in rows.keys where lifecycle.apps[Self.name(key)] != nil {
-                let alive = processes[key]?.isAlive ?? false
+                let alive = processes[key].map(control.isAlive) ?? false
                 if !alive { processes[key] = nil; adopted.remove(key) }
                 perform(lifecycle.recovered(Self.name(key), processAlive: alive, at: now))
             }
@@ -87,7 +89,7 @@ public final class ProcessSupervisor: ClientActivation {
     public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError) {
         if let launch {
             do {
-                try LaunchCommand(launch).validate(for: client.uid)
+                try control.validate(LaunchCommand(launch), for: client.uid)
             } catch {
                 throw ProtocolError("unsafeLaunch", error.description)
             }
@@ -144,8 +146,8 @@ public final class ProcessSupervisor: ClientActivation {
         let now = clock()
         guard lifecycle.replacedByUser(Self.name(client), at: now) else { return false }
         if let process = processes.removeValue(forKey: client) {
-            _ = process.thaw()
-            _ = process.terminate()
+            control.send(.thaw, to: process)
+            control.send(.terminate, to: process)
             replaced.append((process, adopted.contains(client), now + lifecycle.settings.terminationGrace))
             logger.info("client started by hand: its launched process ends", metadata: ["client": "\(client.clientID)", "pid": "\(process.pid)"])
         }
@@ -177,7 +179,7 @@ public final class ProcessSupervisor: ClientActivation {
 
     /// The explicit stop: the client is gone, its process is left alone (it is usually the one asking).
     public func unregistered(_ client: ClientKey) {
-        if lifecycle.apps[Self.name(client)]?.state == .suspended { processes[client]?.thaw() }
+        if lifecycle.apps[Self.name(client)]?.state == .suspended, let process = processes[client] { control.send(.thaw, to: process) }
         lifecycle.remove(Self.name(client))
         processes[client] = nil
         adopted.remove(client)
@@ -193,16 +195,16 @@ public final class ProcessSupervisor: ClientActivation {
         while childEnded[0] >= 0, read(childEnded[0], &byte, 1) > 0 {}
         let now = clock()
         replaced.removeAll { entry in
-            let ended = entry.adopted ? !entry.process.isAlive : entry.process.reap() != nil
-            if !ended && entry.killAt <= now { _ = entry.process.kill() }
+            let ended = entry.adopted ? !control.isAlive(entry.process) : control.reap(entry.process) != nil
+            if !ended && entry.killAt <= now { control.send(.kill, to: entry.process) }
             return ended
         }
         for (client, process) in processes.sorted(by: { $0.key < $1.key }) {
             let exit: ProcessExit?
             if adopted.contains(client) {
-                exit = process.isAlive ? nil : .signaled(SIGKILL)
+                exit = control.isAlive(process) ? nil : .signaled(SIGKILL)
             } else {
-                exit = process.reap()
+                exit = control.reap(process)
             }
             guard let exit else { continue }
             processes[client] = nil
@@ -223,22 +225,26 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     public func stopping() {
-        for (client, process) in processes where lifecycle.apps[Self.name(client)]?.state == .suspended { process.thaw() }
+        for (client, process) in processes where lifecycle.apps[Self.name(client)]?.state == .suspended { control.send(.thaw, to: process) }
     }
 
     private func perform(_ actions: [LifecycleAction]) {
         for action in actions {
             switch action {
             case .launch(let name, let reason): launch(key(name), reason)
-            case .thaw(let name): processes[key(name)]?.thaw()
-            case .suspend(let name): processes[key(name)]?.suspend()
-            case .terminate(let name): processes[key(name)]?.terminate()
-            case .kill(let name): processes[key(name)]?.kill()
+            case .thaw(let name): send(.thaw, to: key(name))
+            case .suspend(let name): send(.suspend, to: key(name))
+            case .terminate(let name): send(.terminate, to: key(name))
+            case .kill(let name): send(.kill, to: key(name))
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
                 daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
             }
         }
+    }
+
+    private func send(_ signal: ProcessSignal, to client: ClientKey) {
+        if let process = processes[client] { control.send(signal, to: process) }
     }
 
     private func launch(_ client: ClientKey, _ reason: LaunchReason) {
@@ -249,11 +255,11 @@ public final class ProcessSupervisor: ClientActivation {
         }
         do {
             let command = LaunchCommand(argv)
-            try command.validate(for: client.uid)
+            try control.validate(command, for: client.uid)
             let account = geteuid() == 0 && client.uid != 0
                 ? try LaunchAccount.lookUp(uid: client.uid, gid: gids[client] ?? Self.primaryGroup(of: client.uid))
                 : nil
-            let process = try Launcher.spawn(LaunchRequest(command: command, reason: reason, socketPath: daemon.paths.socket,
+            let process = try control.spawn(LaunchRequest(command: command, reason: reason, socketPath: daemon.paths.socket,
                                                            logPath: logPath(client), account: account))
             processes[client] = process
             adopted.remove(client)

@@ -18,7 +18,7 @@ extension Daemon {
             for id in ids where daemon.regions.entry(client, id) == nil {
                 throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
             }
-            let now = daemon.lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970)
+            let now = daemon.lastFix?.time ?? daemon.clock.wall()
             var events: [(ClientKey, LaunchReason?, String)] = []
             for id in ids {
                 guard let (entry, exit) = daemon.regions.remove(client, id, at: now) else { continue }
@@ -128,7 +128,7 @@ extension Daemon {
     /// Moves the client's regions to the group of its new rules; their states stay as stored.
     private func choose(_ rules: ClientRegionRules, for client: ClientKey) throws(ProtocolError) {
         do {
-            try regions.choose(rules, for: client, at: lastFix?.time ?? Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            try regions.choose(rules, for: client, at: lastFix?.time ?? clock.wall())
         } catch {
             logger.error("regions did not move to their new rules", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
             throw ProtocolError("internal", "the regions could not take the new rules: \(error)")

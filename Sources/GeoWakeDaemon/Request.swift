@@ -81,10 +81,11 @@ extension Daemon {
         }
     }
 
-    /// Runs a store write; a failure becomes an `internal` error reply and nothing is changed.
-    func storeWrite<T>(_ body: (GRDB.Database) throws -> T) throws(ProtocolError) -> T {
+    /// Runs a request's store write, synced (see `DaemonStore.write`) unless it is an ack; a failure becomes an
+    /// `internal` error reply and nothing is changed.
+    func storeWrite<T>(synced: Bool = true, _ body: (GRDB.Database) throws -> T) throws(ProtocolError) -> T {
         do {
-            return try store.write(body)
+            return try store.write(synced: synced, body)
         } catch let error as ProtocolError {
             throw error
         } catch {

@@ -24,13 +24,13 @@ extension Daemon {
                     try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
                 }
             }
-            daemon.regions.removeAll(of: client, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+            daemon.regions.removeAll(of: client, at: daemon.clock.wall())
             daemon.services.removeAll(of: client)
             request.connection.client = nil
             daemon.activation.unregistered(client)
             return [:]
         },
-        "ack": { daemon, request in try daemon.storeWrite { db in try daemon.acknowledge(request, db) } },
+        "ack": { daemon, request in try daemon.storeWrite(synced: false) { db in try daemon.acknowledge(request, db) } },
     ]
 
     private func register(_ request: Request) throws(ProtocolError) -> [String: Any] {

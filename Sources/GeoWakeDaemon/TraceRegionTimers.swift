@@ -13,12 +13,12 @@ extension Daemon {
     }
 
     func traceRegionDelay() -> Double? {
-        traceRegionDeadline.flatMap { source?.delay(until: $0, now: Self.clock()) }
+        traceRegionDeadline.flatMap { source?.delay(until: $0, now: clock.monotonic()) }
     }
 
     /// Fires, in order, every region deadline the replay has reached.
     func advanceTraceRegions() {
-        while let due = traceRegionDeadline, let delay = source?.delay(until: due, now: Self.clock()), delay <= 0 {
+        while let due = traceRegionDeadline, let delay = source?.delay(until: due, now: clock.monotonic()), delay <= 0 {
             advanceRegions(to: due)
             guard regions.nextDeadline != due else { return }
         }

@@ -70,12 +70,13 @@ public struct AppLifecycle: Sendable {
         }
     }
 
-    /// The user started the client by hand while the daemon's own instance of it runs in the background or is
-    /// suspended: that is bringing it to the foreground. The new process is the client from now on, started by the
-    /// user; the caller ends the old one without telling `exited` (it was replaced, not lost). False, and nothing
-    /// changed, when no launched instance runs (one the user started keeps the client: two at once is an error).
+    /// The user started the client by hand while the daemon's own instance of it runs in the background, is
+    /// suspended, or is being ended (its budget ran out with `exitsOnSuspend`, say, and it has not exited yet): that is
+    /// bringing it to the foreground. The new process is the client from now on, started by the user; the caller ends
+    /// the old one without telling `exited` (it was replaced, not lost). False, and nothing changed, when no such
+    /// instance runs (one the user started keeps the client: two at once is an error).
     public mutating func replacedByUser(_ client: String, at now: Timestamp) -> Bool {
-        guard var app = apps[client], app.state == .background || app.state == .suspended else { return false }
+        guard var app = apps[client], [.background, .suspended, .terminating].contains(app.state) else { return false }
         defer { apps[client] = app }
         clearBackground(&app)
         app.state = .running

@@ -1,0 +1,57 @@
+import Glibc
+import GeoWakeProtocol
+
+/// What user code of one client has seen, checked against `replay`'s events as it happens: each new event is the
+/// next one replay printed (nothing lost, nothing out of order), and an event seen before comes again only where
+/// the delivery promise allows it — its acknowledgement was not yet confirmed when the process that handled it
+/// died, or a power cut may have taken the acknowledgement (or, under `--durability normal`, the event's own
+/// commit, so that the replayed trace produced it again).
+struct ClientModel {
+    let scenario: SimulationScenario.Client
+    let expected: [String]
+    private var positions: [String: Int] = [:]
+    /// Index into `expected` of the next new event.
+    private(set) var next = 0
+    /// Who handled each event last, and as which number.
+    private var handledBy: [Int: (pid: pid_t, number: EventNumber)] = [:]
+    private var mayRepeat: Set<Int> = []
+    private(set) var repeats = 0
+
+    init(_ scenario: SimulationScenario.Client, expected: [String]) {
+        self.scenario = scenario
+        self.expected = expected
+        for (index, line) in expected.enumerated() where positions[line] == nil { positions[line] = index }
+    }
+
+    /// User code handled `text`; a violation's description, or nil.
+    mutating func handled(_ text: String, as number: EventNumber, by pid: pid_t) -> String? {
+        if text.hasPrefix("{\"event\":\"status\"") { return nil }
+        if next < expected.count, text == expected[next] {
+            handledBy[next] = (pid, number)
+            next += 1
+            return nil
+        }
+        if let index = positions[text], index < next, mayRepeat.contains(index) {
+            handledBy[index] = (pid, number)
+            repeats += 1
+            return nil
+        }
+        let wanted = next < expected.count ? "replay's event #\(next + 1) \(expected[next])" : "no more events (replay has \(expected.count))"
+        if let index = positions[text], index < next {
+            return "\(scenario.id): user code handled replay's event #\(index + 1) a second time, as \(number): \(text); expected \(wanted)"
+        }
+        return "\(scenario.id): user code handled \(number) \(text), expected \(wanted)"
+    }
+
+    /// The process died: what it handled without a confirmed ack may come again.
+    mutating func processDied(_ pid: pid_t, confirmedThrough: EventNumber) {
+        for (index, entry) in handledBy where entry.pid == pid && entry.number > confirmedThrough { mayRepeat.insert(index) }
+    }
+
+    /// A power cut may take back any commit since the last sync: acks, and events with the trace position.
+    mutating func powerCut() {
+        mayRepeat.formUnion(handledBy.keys)
+    }
+
+    var isComplete: Bool { next == expected.count }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GeoWakeCore
+import GeoWakeDaemon
+import GeoWakeProtocol
+import Logging
+import ProcessLifecycle
+
+/// One seed's world: a real daemon (its store a real SQLite file, its subscribers on real socket pairs) run turn by
+/// turn on a simulated clock, with a simulated process table and simulated subscriber apps around it.
+final class SimulatedWorld {
+    let scenario: SimulationScenario
+    let directory: String
+    let clock: SimulatedClock
+    let processes = SimulatedProcesses()
+    private(set) var daemon: Daemon?
+    private(set) var models: [String: ClientModel] = [:]
+    private var subscribers: [pid_t: SimulatedSubscriber] = [:]
+    /// Each process's best confirmed ack over all its connections.
+    private var confirmed: [pid_t: EventNumber] = [:]
+    /// Processes whose app code has run its start-up (monitor, start services) once.
+    private var started: Set<pid_t> = []
+    private(set) var violations: [String] = []
+    /// Whether the subscriber apps drop resends by seq alone, ignoring the epoch (a library bug the simulator
+    /// must catch).
+    let ignoresEpoch: Bool
+    private let logger = Logger(label: "geowake-simulate") { _ in SwiftLogNoOpLogHandler() }
+    private(set) var daemonStarts = 0
+
+    var storePath: String { directory + "/store.sqlite" }
+    var tracePath: String { directory + "/trace.json" }
+
+    init(scenario: SimulationScenario, directory: String, ignoresEpoch: Bool = false) throws {
+        self.scenario = scenario
+        self.directory = directory
+        self.ignoresEpoch = ignoresEpoch
+        clock = SimulatedClock(wallAtStart: Timestamp(secondsSince1970: scenario.start))
+        try scenario.gpsdJSON.write(toFile: tracePath, atomically: false, encoding: .utf8)
+        for client in scenario.clients {
+            models[client.id] = ClientModel(client, expected: try ReplayOracle.expectedEvents(
+                trace: tracePath, client: client, rules: .init()))
+        }
+    }
+
+    func startDaemon() throws {
+        let supervisor = ProcessSupervisor(logDirectory: directory + "/logs", logger: logger,
+                                           clock: { [clock] in clock.wall }, control: processes)
+        daemon = try Daemon(paths: DaemonPaths(socket: directory + "/geowaked.sock", state: storePath), trace: tracePath,
+                            speed: 1, durability: scenario.durabilityFull ? .full : .normal, activation: supervisor,
+                            logger: logger, clock: clock.daemonClock)
+        daemon!.begin()
+        daemonStarts += 1
+    }
+
+    /// SIGKILL: what was committed stays; the connections close.
+    func crashDaemon() {
+        daemon = nil
+    }
+
+    /// The machine loses power: the daemon and every process die, and the store keeps what was synced plus a prefix
+    /// of the later commits. With `machine` false only the store's disk does (a USB drive, a VM's volume): the
+    /// daemon dies with it, and its subscribers live on to meet the rolled-back store.
+    func powerCut(machine: Bool, random: inout SeededRandom) {
+        let files = SimulatedDisk.powerCut(store: storePath) { Int.random(in: 0..<$0, using: &random) }
+        daemon = nil
+        if machine {
+            for process in processes.living { kill(process.identity.pid) }
+        }
+        for key in models.keys { models[key]!.powerCut() }
+        SimulatedDisk.restore(store: storePath, files)
+    }
+
+    func kill(_ pid: pid_t) {
+        processes.kill(pid)
+        reapSubscriber(pid)
+    }
+
+    /// The user starts a client's app by hand (or quits it, Ctrl-C: a clean exit).
+    func startByHand(_ clientID: String) {
+        _ = processes.start(clientID: clientID, launched: false)
+    }
+
+    func quit(_ pid: pid_t) {
+        processes.send(.terminate, to: processes.table[pid]!.identity)
+        reapSubscriber(pid)
+    }
+
+    private func reapSubscriber(_ pid: pid_t) {
+        guard let entry = processes.table[pid] else { return }
+        // A dead process handles nothing more: what it read and had not handled is resent to its successor.
+        subscribers.removeValue(forKey: pid)?.close()
+        models[entry.clientID]?.processDied(pid, confirmedThrough: confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))
+    }
+
+    /// Turns of the daemon and of every app until nothing moves, at least `turns` of them (a fix a turn).
+    func settle(turns: Int) throws {
+        var quiet = 0
+        var turn = 0
+        while turn < turns + 200, quiet < 3 || turn < turns {
+            turn += 1
+            if let daemon { _ = try daemon.turn(waiting: false) }
+            quiet = pumpApps() ? 0 : quiet + 1
+        }
+    }
+
+    /// Every app takes its turn: a launched or started process connects, a connected one reads and handles its
+    /// events, a stopped one does nothing, a dead one's socket is closed. True when anything moved.
+    private func pumpApps() -> Bool {
+        var moved = false
+        for process in processes.table.values.sorted(by: { $0.identity.pid < $1.identity.pid }) {
+            let pid = process.identity.pid
+            switch process.state {
+            case .dead:
+                if subscribers[pid] != nil {
+                    reapSubscriber(pid)
+                    moved = true
+                }
+            case .stopped:
+                continue
+            case .running:
+                if subscribers[pid] == nil, let daemon {
+                    connect(process, to: daemon)
+                    moved = true
+                }
+                guard let subscriber = subscribers[pid] else { continue }
+                let open = subscriber.read()
+                if record(subscriber) { moved = true }
+                if !open {
+                    subscribers[pid] = nil
+                    moved = true
+                }
+            }
+        }
+        return moved
+    }
+
+    /// Hands what a subscriber read to user code, checking each event against the model; true if any.
+    @discardableResult
+    private func record(_ subscriber: SimulatedSubscriber) -> Bool {
+        guard let clientID = processes.table[subscriber.pid]?.clientID else { return false }
+        var any = false
+        subscriber.handle(upTo: Int.max) { event in
+            any = true
+            if let violation = models[clientID]!.handled(event.text, as: event.number, by: subscriber.pid) {
+                violations.append(violation)
+            }
+        }
+        if let violation = subscriber.sequenceViolation { violations.append("\(clientID): \(violation)") }
+        confirmed[subscriber.pid] = max(confirmed[subscriber.pid] ?? EventNumber(epoch: 0, seq: 0), subscriber.confirmedThrough)
+        for refusal in subscriber.refusals where !violations.contains(refusal) { violations.append("\(clientID): refused: \(refusal)") }
+        return any
+    }
+
+    /// The app connects as `GeoWake.LocationManager` does: hello and register; a process's first connection also
+    /// runs the app's start-up, which monitors its regions and starts its services (the same ones every launch).
+    private func connect(_ process: SimulatedProcesses.Process, to daemon: Daemon) {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
+        daemon.adopt(pair[0])
+        let subscriber = SimulatedSubscriber(pid: process.identity.pid, clientID: process.clientID, fd: pair[1],
+                                             ignoresEpoch: ignoresEpoch)
+        subscribers[process.identity.pid] = subscriber
+        let client = models[process.clientID]!.scenario
+        subscriber.send("hello", "\"protocol\":1")
+        let options = client.exitsOnSuspend ? #"{"exitsOnSuspend":true}"# : "{}"
+        subscriber.send("register", #""client":"\#(client.id)","launch":["/simulated/app","\#(client.id)"],"options":\#(options)"#)
+        guard started.insert(process.identity.pid).inserted else { return }
+        if !client.regions.isEmpty { subscriber.send("monitor", "\"features\":[" + client.regions.joined(separator: ",") + "]") }
+        if let significant = client.significant {
+            subscriber.send("startSignificant", "\"distance\":\(significant.distance),\"interval\":\(significant.interval)")
+        }
+    }
+
+    /// A graceful stop (SIGTERM): the daemon continues every process it stopped before it exits.
+    func stopDaemon() {
+        daemon?.end()
+        daemon = nil
+    }
+
+    var incomplete: [String] {
+        models.values.filter { !$0.isComplete }.map { "\($0.scenario.id): user code handled \($0.next) of replay's \($0.expected.count) events" }
+            .sorted()
+    }
+
+    var handledCount: Int { models.values.reduce(0) { $0 + $1.next } }
+
+    deinit {
+        daemon = nil
+        for subscriber in subscribers.values { subscriber.close() }
+        SimulatedDisk.forget(store: storePath)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
