@@ -70,6 +70,10 @@ final class SimulatedProcesses: ProcessControl {
         return exit
     }
 
+    func identity(of pid: Int32) -> ProcessIdentity? {
+        table[pid].flatMap { isAlive($0.identity) ? $0.identity : nil }
+    }
+
     /// The schedule's `kill -9`, or the machine going down.
     func kill(_ pid: pid_t) {
         guard let entry = table[pid], isAlive(entry.identity) else { return }

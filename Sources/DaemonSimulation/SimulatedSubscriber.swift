@@ -12,8 +12,9 @@ final class SimulatedSubscriber {
     private(set) var fd: Int32
     private var input: [UInt8] = []
     private var nextID = 1
-    /// The library's memory of what user code handled in this process.
-    var handled = HandledEvents()
+    /// The library's memory of what user code handled in this process: it outlives the connection, as a
+    /// `LocationManager` reconnecting after a daemon restart keeps it.
+    var handled: HandledEvents
     /// Ack request ids → the event they acknowledge, until the daemon's reply confirms it.
     private var unconfirmedAcks: [Int: EventNumber] = [:]
     private(set) var confirmedThrough = EventNumber(epoch: 0, seq: 0)
@@ -24,8 +25,10 @@ final class SimulatedSubscriber {
     /// The first break in this connection's numbering: the outbox is sent in order without gaps.
     private(set) var sequenceViolation: String?
     private var lastReceived: EventNumber?
-    /// Drops resends by seq alone, as a library that ignored the epoch would.
-    private let ignoresEpoch: Bool
+    /// Hands resends to user code too, as a library without its resend filter would.
+    private let withoutResendFilter: Bool
+    /// Where a replayed seed tells what happens inside a step.
+    var narrate: ((String) -> Void)?
 
     struct ReceivedEvent {
         var number: EventNumber
@@ -33,9 +36,10 @@ final class SimulatedSubscriber {
         var text: String
     }
 
-    init(pid: pid_t, clientID: String, fd: Int32, ignoresEpoch: Bool = false) {
+    init(pid: pid_t, clientID: String, fd: Int32, handled: HandledEvents, withoutResendFilter: Bool = false) {
         self.pid = pid
-        self.ignoresEpoch = ignoresEpoch
+        self.handled = handled
+        self.withoutResendFilter = withoutResendFilter
         self.clientID = clientID
         self.fd = fd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -100,6 +104,7 @@ final class SimulatedSubscriber {
 
     private func reply(_ line: String) {
         guard let id = Self.integer(after: "{\"id\":", in: line).map(Int.init) else { return }
+        narrate?("pid \(pid) reply \(line.prefix(120))")
         if let number = unconfirmedAcks.removeValue(forKey: id) {
             if line.contains("\"ok\":true") { confirmedThrough = max(confirmedThrough, number) }
             return
@@ -113,7 +118,7 @@ final class SimulatedSubscriber {
         while taken < count, !waiting.isEmpty {
             let event = waiting.removeFirst()
             taken += 1
-            if ignoresEpoch ? event.number.seq <= handled.last.seq : handled.isResend(event.number) {
+            if !withoutResendFilter && handled.isResend(event.number) {
                 acknowledge(event.number)
                 continue
             }

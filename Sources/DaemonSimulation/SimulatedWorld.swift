@@ -17,22 +17,31 @@ final class SimulatedWorld {
     private var subscribers: [pid_t: SimulatedSubscriber] = [:]
     /// Each process's best confirmed ack over all its connections.
     private var confirmed: [pid_t: EventNumber] = [:]
+    /// Dead processes whose end the model has taken into account (connected or not when they died).
+    private var mourned: Set<pid_t> = []
+    /// Each process's resend filter, kept across its connections.
+    private var handled: [pid_t: HandledEvents] = [:]
     /// Processes whose app code has run its start-up (monitor, start services) once.
     private var started: Set<pid_t> = []
     private(set) var violations: [String] = []
-    /// Whether the subscriber apps drop resends by seq alone, ignoring the epoch (a library bug the simulator
-    /// must catch).
-    let ignoresEpoch: Bool
+    /// Whether the subscriber apps hand resends to user code (a library bug the simulator must catch).
+    let withoutResendFilter: Bool
     private let logger = Logger(label: "geowake-simulate") { _ in SwiftLogNoOpLogHandler() }
     private(set) var daemonStarts = 0
+    /// Where a replayed seed tells what happens inside a step.
+    var narrate: ((String) -> Void)?
+    /// How many events each app handles in a turn (none while busy): events and acks are then in flight when a
+    /// fault lands.
+    private var pace: SeededRandom
 
     var storePath: String { directory + "/store.sqlite" }
     var tracePath: String { directory + "/trace.json" }
 
-    init(scenario: SimulationScenario, directory: String, ignoresEpoch: Bool = false) throws {
+    init(scenario: SimulationScenario, directory: String, withoutResendFilter: Bool = false) throws {
         self.scenario = scenario
         self.directory = directory
-        self.ignoresEpoch = ignoresEpoch
+        self.withoutResendFilter = withoutResendFilter
+        pace = SeededRandom(seed: UInt64(scenario.fixes.count) &* 7919 &+ UInt64(scenario.start))
         clock = SimulatedClock(wallAtStart: Timestamp(secondsSince1970: scenario.start))
         try scenario.gpsdJSON.write(toFile: tracePath, atomically: false, encoding: .utf8)
         for client in scenario.clients {
@@ -85,20 +94,30 @@ final class SimulatedWorld {
     }
 
     private func reapSubscriber(_ pid: pid_t) {
-        guard let entry = processes.table[pid] else { return }
+        guard let entry = processes.table[pid], mourned.insert(pid).inserted else { return }
         // A dead process handles nothing more: what it read and had not handled is resent to its successor.
         subscribers.removeValue(forKey: pid)?.close()
+        narrate?("pid \(pid) dead, its acks confirmed through \(confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))")
         models[entry.clientID]?.processDied(pid, confirmedThrough: confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))
     }
 
-    /// Turns of the daemon and of every app until nothing moves, at least `turns` of them (a fix a turn).
+    /// `turns` turns of the daemon (a fix a turn, when one is due) and of every app.
+    func run(turns: Int) throws {
+        for _ in 0..<turns {
+            if let daemon { _ = try daemon.turn(waiting: false) }
+            _ = pumpApps()
+        }
+    }
+
+    /// Turns until nothing moves and no app has an event waiting, at least `turns` of them.
     func settle(turns: Int) throws {
         var quiet = 0
         var turn = 0
-        while turn < turns + 200, quiet < 3 || turn < turns {
+        while turn < turns + 400, quiet < 3 || turn < turns {
             turn += 1
             if let daemon { _ = try daemon.turn(waiting: false) }
-            quiet = pumpApps() ? 0 : quiet + 1
+            let moved = pumpApps() || subscribers.values.contains { !$0.waiting.isEmpty }
+            quiet = moved ? 0 : quiet + 1
         }
     }
 
@@ -110,7 +129,7 @@ final class SimulatedWorld {
             let pid = process.identity.pid
             switch process.state {
             case .dead:
-                if subscribers[pid] != nil {
+                if !mourned.contains(pid) {
                     reapSubscriber(pid)
                     moved = true
                 }
@@ -138,12 +157,14 @@ final class SimulatedWorld {
     private func record(_ subscriber: SimulatedSubscriber) -> Bool {
         guard let clientID = processes.table[subscriber.pid]?.clientID else { return false }
         var any = false
-        subscriber.handle(upTo: Int.max) { event in
+        subscriber.handle(upTo: Int.random(in: 0...3, using: &pace)) { event in
             any = true
+            narrate?("pid \(subscriber.pid) \(clientID) handles \(event.number) \(event.text)")
             if let violation = models[clientID]!.handled(event.text, as: event.number, by: subscriber.pid) {
                 violations.append(violation)
             }
         }
+        handled[subscriber.pid] = subscriber.handled
         if let violation = subscriber.sequenceViolation { violations.append("\(clientID): \(violation)") }
         confirmed[subscriber.pid] = max(confirmed[subscriber.pid] ?? EventNumber(epoch: 0, seq: 0), subscriber.confirmedThrough)
         for refusal in subscriber.refusals where !violations.contains(refusal) { violations.append("\(clientID): refused: \(refusal)") }
@@ -155,14 +176,18 @@ final class SimulatedWorld {
     private func connect(_ process: SimulatedProcesses.Process, to daemon: Daemon) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
-        daemon.adopt(pair[0])
+        daemon.adopt(pair[0], pid: process.identity.pid)
+        narrate?("pid \(process.identity.pid) \(process.clientID) connects (\(process.launched ? "launched for \(process.reason?.rawValue ?? "?")" : "started by hand"))")
         let subscriber = SimulatedSubscriber(pid: process.identity.pid, clientID: process.clientID, fd: pair[1],
-                                             ignoresEpoch: ignoresEpoch)
+                                             handled: handled[process.identity.pid] ?? HandledEvents(),
+                                             withoutResendFilter: withoutResendFilter)
+        subscriber.narrate = narrate
         subscribers[process.identity.pid] = subscriber
         let client = models[process.clientID]!.scenario
         subscriber.send("hello", "\"protocol\":1")
         let options = client.exitsOnSuspend ? #"{"exitsOnSuspend":true}"# : "{}"
-        subscriber.send("register", #""client":"\#(client.id)","launch":["/simulated/app","\#(client.id)"],"options":\#(options)"#)
+        let launchReason = process.reason.map { #","launchReason":"\#($0.rawValue)""# } ?? ""
+        subscriber.send("register", #""client":"\#(client.id)","launch":["/simulated/app","\#(client.id)"],"options":\#(options)\#(launchReason)"#)
         guard started.insert(process.identity.pid).inserted else { return }
         if !client.regions.isEmpty { subscriber.send("monitor", "\"features\":[" + client.regions.joined(separator: ",") + "]") }
         if let significant = client.significant {

@@ -17,12 +17,14 @@ public struct Simulation {
     }
 
     public var steps: Int
-    /// Subscribers drop resends by seq alone: a library bug that `--durability normal` power cuts expose.
-    public var ignoresEpoch = false
+    /// Subscribers hand resends to user code: a library bug that daemon crashes expose.
+    public var withoutResendFilter = false
+    /// Hears each step and, inside it, every connection, event handled, reply and death (`--seed N` prints them).
+    public var narrate: (@Sendable (String) -> Void)?
 
-    public init(steps: Int = 40, ignoresEpoch: Bool = false) {
+    public init(steps: Int = 40, withoutResendFilter: Bool = false) {
         self.steps = steps
-        self.ignoresEpoch = ignoresEpoch
+        self.withoutResendFilter = withoutResendFilter
         SimulatedDisk.install()
     }
 
@@ -31,22 +33,27 @@ public struct Simulation {
         let scenario = SimulationScenario(random: &random)
         let directory = parent + "/seed-\(seed)-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let world = try SimulatedWorld(scenario: scenario, directory: directory, ignoresEpoch: ignoresEpoch)
+        let world = try SimulatedWorld(scenario: scenario, directory: directory, withoutResendFilter: withoutResendFilter)
+        world.narrate = narrate.map { narrate in { narrate("   " + $0) } }
         var trail: [String] = []
+        func note(_ line: String) {
+            narrate?("\(trail.count). \(line)")
+            trail.append(line)
+        }
         func outcome(_ failure: String?, at step: Int?) -> Outcome {
             Outcome(seed: seed, failure: failure, failedStep: step, trail: trail, eventsHandled: world.handledCount,
                     daemonStarts: world.daemonStarts)
         }
         try world.startDaemon()
         for client in scenario.clients { world.startByHand(client.id) }
-        trail.append("start: \(scenario.clients.count) clients, \(scenario.fixes.count) fixes, durability \(scenario.durabilityFull ? "full" : "normal")")
-        try world.settle(turns: 2)
+        note("start: \(scenario.clients.count) clients, \(scenario.fixes.count) fixes, durability \(scenario.durabilityFull ? "full" : "normal")")
+        try world.settle(turns: 4)
         for step in 1...steps {
             let action = try perform(on: world, &random)
-            trail.append(action)
+            note(action)
             if let failure = world.violations.first { return outcome(failure, at: step) }
         }
-        trail.append("calm: daemon up, every client started by hand, the trace replayed to its end")
+        note("calm: daemon up, every client started by hand, the trace replayed to its end")
         if world.daemon == nil { try world.startDaemon() }
         for client in scenario.clients where !world.processes.living.contains(where: { $0.clientID == client.id && !$0.launched }) {
             world.startByHand(client.id)
@@ -57,7 +64,7 @@ public struct Simulation {
         }
         if let failure = world.violations.first ?? world.incomplete.first { return outcome(failure, at: steps + 1) }
         world.stopDaemon()
-        trail.append("stop: SIGTERM")
+        note("stop: SIGTERM")
         if let stopped = world.processes.living.first(where: { $0.state == .stopped }) {
             return outcome("pid \(stopped.identity.pid) (\(stopped.clientID)) left stopped after the daemon stopped", at: steps + 2)
         }
@@ -71,49 +78,51 @@ public struct Simulation {
         case ..<0.10 where !living.isEmpty:
             let victim = living.randomElement(using: &random)!
             world.kill(victim.identity.pid)
-            try world.settle(turns: 2)
+            try world.run(turns: Int.random(in: 0...3, using: &random))
             return "kill -9 pid \(victim.identity.pid) (\(victim.clientID), \(victim.launched ? "launched" : "by hand"))"
         case ..<0.17:
             let client = world.scenario.clients.randomElement(using: &random)!
-            guard !living.contains(where: { $0.clientID == client.id && !$0.launched }) else { return try advance(world, 1) }
+            guard !living.contains(where: { $0.clientID == client.id && !$0.launched }) else { return try advance(world, 1, &random) }
             world.startByHand(client.id)
-            try world.settle(turns: 2)
+            try world.run(turns: Int.random(in: 0...3, using: &random))
             return "user starts \(client.id)"
         case ..<0.22:
-            guard let app = living.filter({ !$0.launched }).randomElement(using: &random) else { return try advance(world, 1) }
+            guard let app = living.filter({ !$0.launched }).randomElement(using: &random) else { return try advance(world, 1, &random) }
             world.quit(app.identity.pid)
-            try world.settle(turns: 2)
+            try world.run(turns: Int.random(in: 0...3, using: &random))
             return "user quits pid \(app.identity.pid) (\(app.clientID))"
         case ..<0.29 where world.daemon != nil:
             world.crashDaemon()
             let down = Double(Int.random(in: 0...20, using: &random))
-            return "daemon SIGKILLed, " + (try restart(world, after: down))
+            return "daemon SIGKILLed, " + (try restart(world, after: down, &random))
         case ..<0.34 where world.daemon != nil:
             let machine = random.chance(0.5)
             world.powerCut(machine: machine, random: &random)
             let down = Double(Int.random(in: 0...30, using: &random))
-            return (machine ? "power cut, " : "power cut of the store's disk, ") + (try restart(world, after: down))
+            return (machine ? "power cut, " : "power cut of the store's disk, ") + (try restart(world, after: down, &random))
         case ..<0.38:
             let step = Double(Int.random(in: -3600...3600, using: &random))
             world.clock.stepWall(by: step)
-            try world.settle(turns: 1)
+            try world.run(turns: 1)
             return "wall clock steps \(step) s"
         default:
-            return try advance(world, Double(Int.random(in: 1...150, using: &random)) / 10)
+            return try advance(world, Double(Int.random(in: 1...150, using: &random)) / 10, &random)
         }
     }
 
-    private func advance(_ world: SimulatedWorld, _ seconds: Double) throws -> String {
+    /// Time passes: the turns it takes to take the fixes that fell due, give or take a few, so that a fault may
+    /// land with fixes, events and acks still on their way.
+    private func advance(_ world: SimulatedWorld, _ seconds: Double, _ random: inout SeededRandom) throws -> String {
         world.clock.advance(by: seconds)
-        try world.settle(turns: Int(seconds.rounded(.up)) + 2)
+        try world.run(turns: max(0, Int(seconds.rounded(.up)) + Int.random(in: -2...3, using: &random)))
         return "\(seconds) s pass"
     }
 
-    private func restart(_ world: SimulatedWorld, after seconds: Double) throws -> String {
+    private func restart(_ world: SimulatedWorld, after seconds: Double, _ random: inout SeededRandom) throws -> String {
         world.clock.advance(by: seconds)
-        try world.settle(turns: 1)
+        try world.run(turns: 1)
         try world.startDaemon()
-        try world.settle(turns: 2)
+        try world.run(turns: Int.random(in: 0...3, using: &random))
         return "restarted after \(seconds) s"
     }
 

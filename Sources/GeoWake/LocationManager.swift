@@ -239,6 +239,8 @@ public final class LocationManager: Sendable {
             fields["launch"] = launch
             fields["options"] = options.json
         }
+        // A daemon whose store lost this launch (a power cut) learns from it that the process is its background one.
+        if let launchReason { fields["launchReason"] = .string(launchReason.rawValue) }
         do {
             _ = try await connection.request("register", fields)
         } catch {

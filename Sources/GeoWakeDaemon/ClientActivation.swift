@@ -11,7 +11,9 @@ public protocol ClientActivation: AnyObject {
     func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError)
     /// An event was queued for `client` (connected or not); `reason` is nil for events that must not launch it.
     func eventQueued(for client: ClientKey, reason: LaunchReason?)
-    func connectionOpened(_ client: ClientKey)
+    /// A connection registered as `client`; `launchedFor` is the launch reason the process says it was started with
+    /// (nil: started by hand), `pid` its process.
+    func connectionOpened(_ client: ClientKey, pid: Int32, launchedFor: LaunchReason?)
     func connectionClosed(_ client: ClientKey)
     /// A connection registers as a client whose launched instance is connected: true when that instance was a
     /// background one the daemon started, now being ended so that the new process takes over.
@@ -56,7 +58,7 @@ extension ClientActivation {
 public final class NoClientActivation: ClientActivation {
     public init() {}
     public func eventQueued(for client: ClientKey, reason: LaunchReason?) {}
-    public func connectionOpened(_ client: ClientKey) {}
+    public func connectionOpened(_ client: ClientKey, pid: Int32, launchedFor: LaunchReason?) {}
     public func connectionClosed(_ client: ClientKey) {}
     public func takeOver(_ client: ClientKey) -> Bool { false }
 }

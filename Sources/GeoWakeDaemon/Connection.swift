@@ -15,6 +15,9 @@ final class Connection {
     /// The peer's primary gid from SO_PEERCRED: its region files are read, and a process launched for it in
     /// system mode runs, with it.
     var gid: UInt32 = UInt32.max
+    /// The peer's pid from SO_PEERCRED: a process that says the daemon launched it, after a store that lost the
+    /// launch, is known by it.
+    var pid: Int32 = 0
     private var readBuffer: [UInt8] = []
     /// Where the next request line starts in `readBuffer`, and how far a newline was already looked for.
     private var readStart = 0

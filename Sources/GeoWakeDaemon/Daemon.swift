@@ -26,7 +26,7 @@ public final class Daemon {
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
     var deferredAcks: [Request] = []
     /// Every connection reads into this one buffer.
-    private var readChunk = [UInt8](repeating: 0, count: 65536)
+    var readChunk = [UInt8](repeating: 0, count: 65536)
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
     var sourceState = "idle"
@@ -217,9 +217,10 @@ public final class Daemon {
         adopt(fd)
     }
 
-    /// Serves a connected Unix stream socket as if it had been accepted on the listening one (the simulator's
-    /// subscribers come through socket pairs); its peer's credentials are the ones the kernel gives.
-    public func adopt(_ fd: Int32) {
+    /// Serves a connected Unix stream socket as if it had been accepted on the listening one; its peer's
+    /// credentials are the ones the kernel gives, unless `pid` names the peer (the simulator's subscribers come
+    /// through socket pairs, as processes of its own process table).
+    public func adopt(_ fd: Int32, pid: Int32? = nil) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var credentials = [Int32](repeating: -1, count: 3)   // struct ucred: pid, uid, gid
         var length = socklen_t(12)
@@ -229,6 +230,7 @@ public final class Daemon {
         }
         let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
         connection.gid = UInt32(bitPattern: credentials[2])
+        connection.pid = pid ?? credentials[0]
         connections[fd] = connection
         connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
     }
@@ -251,6 +253,13 @@ public final class Daemon {
                 return
             }
         }
+    }
+
+    /// Reads what `connection` has sent so far and handles every whole request of it now.
+    func takeWaitingRequests(of connection: Connection) {
+        connection.receive(using: &readChunk)
+        while !connection.closed, case .line(let line) = connection.nextLine() { handle(line[...], on: connection) }
+        applyDeferredAcks()
     }
 
     static let requestsPerTurn = 64

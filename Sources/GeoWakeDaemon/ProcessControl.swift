@@ -15,6 +15,8 @@ public protocol ProcessControl: AnyObject {
     func send(_ signal: ProcessSignal, to process: ProcessIdentity) -> Bool
     /// How the process ended, once it has (never blocks); nil while it runs or when it is not our child.
     func reap(_ process: ProcessIdentity) -> ProcessExit?
+    /// The live process `pid`, nil when there is none.
+    func identity(of pid: Int32) -> ProcessIdentity?
 }
 
 /// The signals the supervisor sends: `terminate` is SIGTERM then SIGCONT, so a stopped group can act on it.
@@ -47,4 +49,6 @@ public final class SystemProcessControl: ProcessControl {
     }
 
     public func reap(_ process: ProcessIdentity) -> ProcessExit? { process.reap() }
+
+    public func identity(of pid: Int32) -> ProcessIdentity? { ProcessIdentity.of(pid) }
 }

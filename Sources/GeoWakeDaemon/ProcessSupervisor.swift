@@ -123,13 +123,20 @@ public final class ProcessSupervisor: ClientActivation {
         return options
     }
 
-    public func connectionOpened(_ client: ClientKey) {
+    /// A process that says the daemon launched it, while the store knows of no launched instance (a power cut took
+    /// the launch back), is that instance again: in the background on a budget, watched by its pid, and a process
+    /// the user then starts takes over from it.
+    public func connectionOpened(_ client: ClientKey, pid: Int32, launchedFor: LaunchReason?) {
         let name = Self.name(client)
         let registration = registrations.removeValue(forKey: client)
         lifecycle.register(name, options: registration?.options ?? lifecycle.apps[name]?.options ?? ClientOptions())
         if let gid = registration?.gid { gids[client] = gid }
         unconnected.remove(client)
-        lifecycle.connected(name, at: clock())
+        if launchedFor != nil, processes[client] == nil, let process = control.identity(of: pid) {
+            processes[client] = process
+            adopted.insert(client)
+        }
+        lifecycle.connected(name, at: clock(), launchedFor: launchedFor)
         persist()
     }
 
@@ -299,8 +306,14 @@ public final class ProcessSupervisor: ClientActivation {
         let changed = current.filter { saved[$0.key] != $0.value }
         let removed = saved.keys.filter { current[$0] == nil }
         guard !changed.isEmpty || !removed.isEmpty else { return }
+        // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk:
+        // a daemon that forgot a process it stopped would leave it stopped for good. Budgets and timestamps alone
+        // may be lost.
+        let synced = changed.contains { client, row in
+            saved[client]?.process != row.process || saved[client]?.record.state != row.record.state
+        }
         do {
-            try daemon.store.write { db in
+            try daemon.store.write(synced: synced) { db in
                 for (client, row) in changed { try AppTable.save(db, client, row) }
                 for client in removed { try AppTable.delete(db, client) }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoWakeCore
 import GRDB
+import GeoWakeProtocol
 
 /// hello, register, unregister, ack.
 extension Daemon {
@@ -60,8 +61,18 @@ extension Daemon {
             optionsJSON = String(decoding: data, as: UTF8.self)
             optionsObject = object
         }
+        var launchedFor: LaunchReason?
+        if let value = request.fields["launchReason"] {
+            guard let reason = value as? String, !reason.isEmpty, reason.utf8.count <= 64 else {
+                throw ProtocolError.badRequest("\"launchReason\" must be the launch reason the process was started with")
+            }
+            launchedFor = LaunchReason(rawValue: reason)
+        }
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
         if let registered = connection(for: key) {
+            // What the registered connection sent before this request (its acks above all) is taken first: the
+            // events it handled must not go to the process that replaces it.
+            takeWaitingRequests(of: registered)
             // A hand-started process takes over from the daemon's background instance (brought to the foreground):
             // that one is ended, and what it had not acknowledged goes to the new connection.
             guard activation.takeOver(key) else {
@@ -95,7 +106,7 @@ extension Daemon {
         }
         request.connection.client = key
         request.connection.deliveredThrough = 0
-        activation.connectionOpened(key)
+        activation.connectionOpened(key, pid: request.connection.pid, launchedFor: launchedFor)
         return result
     }
 }

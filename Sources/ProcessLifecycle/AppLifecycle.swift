@@ -87,13 +87,20 @@ public struct AppLifecycle: Sendable {
         return true
     }
 
-    /// The client connected. One the daemon did not launch was started by the user.
-    public mutating func connected(_ client: String, at now: Timestamp) {
+    /// The client connected. One the daemon did not launch was started by the user, unless the process says it was
+    /// launched (`launchedFor`): a power cut took back the daemon's record of that launch, and the process runs in
+    /// the background again, on a fresh budget.
+    public mutating func connected(_ client: String, at now: Timestamp, launchedFor: LaunchReason? = nil) {
         guard var app = apps[client] else { return }
         defer { apps[client] = app }
         app.lastUsed = now
         app.forceQuit = false
-        if app.state == .notRunning || app.state == .crashLoop {
+        if let reason = launchedFor, app.state == .notRunning || app.state == .crashLoop {
+            app.startedAt = now
+            app.relaunchAt = nil
+            app.lastLaunchReason = reason
+            enterBackground(&app, at: now)
+        } else if app.state == .notRunning || app.state == .crashLoop {
             app.state = .running
             app.startedAt = now
             app.relaunchAt = nil

@@ -22,8 +22,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Steps of each schedule before the calm end.")
     var steps = 40
 
-    @Flag(help: "Subscribers drop resends by seq alone, ignoring the epoch (a bug the simulation must find).")
-    var ignoreEpoch = false
+    @Flag(help: "Subscribers hand resends to user code (a library bug the simulation must find).")
+    var withoutResendFilter = false
 
     mutating func validate() throws {
         guard seeds > 0 else { throw ValidationError("--seeds must be at least 1") }
@@ -32,10 +32,10 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         DeterministicHashing.ensure()
-        let simulation = Simulation(steps: steps, ignoresEpoch: ignoreEpoch)
+        var simulation = Simulation(steps: steps, withoutResendFilter: withoutResendFilter)
         if let seed {
+            simulation.narrate = { print($0) }
             let outcome = try simulation.run(seed: seed)
-            for (step, action) in outcome.trail.enumerated() { print("\(step). \(action)") }
             print(outcome.failure.map { "seed \(seed) FAILED at step \(outcome.failedStep ?? 0): \($0)" }
                   ?? "seed \(seed) passed: \(outcome.eventsHandled) events handled, \(outcome.daemonStarts) daemon starts")
             if outcome.failure != nil { throw ExitCode(1) }
@@ -50,7 +50,7 @@ struct SimulateCommand: ParsableCommand {
             if let failure = outcome.failure {
                 failures += 1
                 print("seed \(seed) failed at step \(outcome.failedStep ?? 0): \(failure)")
-                print("  reproduce: geowake-simulate --seed \(seed) --steps \(steps)\(ignoreEpoch ? " --ignore-epoch" : "")")
+                print("  reproduce: geowake-simulate --seed \(seed) --steps \(steps)\(withoutResendFilter ? " --without-resend-filter" : "")")
             }
         }
         let seconds = Date().timeIntervalSince(started)
