@@ -17,6 +17,9 @@ final class FixDemand: Sendable {
     private struct State {
         var nextID = 0
         var consumers: [Int: AsyncStream<Fix>.Continuation] = [:]
+        /// Consumers called on the worker's thread with each fix (`FixWatch`).
+        var watchers: [Int: @Sendable (Fix) -> Void] = [:]
+        var isEmpty: Bool { consumers.isEmpty && watchers.isEmpty }
         var worker: (any SourceWorker)?
         var stoppedWorker: (any SourceWorker)?
     }
@@ -30,7 +33,7 @@ final class FixDemand: Sendable {
         self.startWorker = startWorker
     }
 
-    var consumerCount: Int { state.withLock { $0.consumers.count } }
+    var consumerCount: Int { state.withLock { $0.consumers.count + $0.watchers.count } }
 
     /// Delivers a fix to every current consumer; a consumer that lags loses its oldest buffered fixes.
     ///
@@ -38,8 +41,43 @@ final class FixDemand: Sendable {
     /// holds its status lock while `onTermination` waits for ours, so yielding under the lock can deadlock.
     /// A consumer that leaves meanwhile gets a yield on a finished continuation, which is dropped.
     func publish(_ fix: Fix) {
-        let consumers = state.withLock { Array($0.consumers.values) }
+        let (consumers, watchers) = state.withLock { (Array($0.consumers.values), Array($0.watchers.values)) }
         for continuation in consumers { continuation.yield(fix) }
+        for watcher in watchers { watcher(fix) }
+    }
+
+    /// A consumer without a stream: `deliver` runs on the worker's thread with each fix, until the watch stops.
+    func watch(_ deliver: @escaping @Sendable (Fix) -> Void) -> FixWatch {
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.watchers[id] = deliver
+            startWorkerIfNeeded(&state)
+            return id
+        }
+        return FixWatch { [weak self] in self?.leave(id) }
+    }
+
+    private func startWorkerIfNeeded(_ state: inout State) {
+        if state.worker == nil {
+            state.worker = startWorker(self, state.stoppedWorker)
+            state.stoppedWorker = nil
+        }
+    }
+
+    private func leave(_ id: Int) {
+        state.withLock { state in
+            guard state.watchers.removeValue(forKey: id) != nil else { return }
+            stopWorkerIfIdle(&state)
+        }
+    }
+
+    private func stopWorkerIfIdle(_ state: inout State) {
+        if state.isEmpty {
+            state.worker?.stop()
+            state.stoppedWorker = state.worker
+            state.worker = nil
+        }
     }
 
     func subscribe(bufferingNewest limit: Int) -> Subscription {
@@ -48,10 +86,7 @@ final class FixDemand: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.consumers[id] = continuation
-            if state.worker == nil {
-                state.worker = startWorker(self, state.stoppedWorker)
-                state.stoppedWorker = nil
-            }
+            startWorkerIfNeeded(&state)
             return id
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
@@ -61,11 +96,7 @@ final class FixDemand: Sendable {
     fileprivate func unsubscribe(_ id: Int) {
         let continuation = state.withLock { state -> AsyncStream<Fix>.Continuation? in
             guard let continuation = state.consumers.removeValue(forKey: id) else { return nil }
-            if state.consumers.isEmpty {
-                state.worker?.stop()
-                state.stoppedWorker = state.worker
-                state.worker = nil
-            }
+            stopWorkerIfIdle(&state)
             return continuation
         }
         continuation?.finish()

@@ -1,6 +1,8 @@
+import GeoWakeCore
+
 /// Live fixes from gpsd through libgps.
 ///
-/// Nothing happens until someone iterates `fixes()`. The first consumer makes the source connect and
+/// Nothing happens until someone iterates `fixes()` or starts a `watch`. The first consumer makes the source connect and
 /// WATCH; when the last one leaves it ends the watch and disconnects, so gpsd can close the device and
 /// power the receiver down. While watching it survives gpsd being absent, restarted or silent, and the
 /// receiver losing its fix: it reconnects with capped exponential backoff and reports each change of
@@ -48,6 +50,12 @@ public final class GPSDSource: Sendable {
         FixStream(demand: demand, bufferingNewest: limit)
     }
 
-    /// How many iterations of `fixes()` are running now.
+    /// Hands each fix to `deliver` on the source's thread until the returned watch stops: the daemon's way, one
+    /// hop from the receiver into its loop's inbox.
+    public func watch(_ deliver: @escaping @Sendable (Fix) -> Void) -> FixWatch {
+        demand.watch(deliver)
+    }
+
+    /// How many consumers (iterations of `fixes()` and watches) are running now.
     public var consumerCount: Int { demand.consumerCount }
 }

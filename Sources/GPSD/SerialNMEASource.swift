@@ -1,3 +1,5 @@
+import GeoWakeCore
+
 /// Live fixes from an NMEA 0183 receiver on a serial port (or any tty), read with the trace reader's
 /// `NMEAReader`, so a live device and a recorded log of it give the same fixes.
 ///
@@ -47,6 +49,12 @@ public final class SerialNMEASource: Sendable {
         FixStream(demand: demand, bufferingNewest: limit)
     }
 
-    /// How many iterations of `fixes()` are running now.
+    /// Hands each fix to `deliver` on the source's thread until the returned watch stops: the daemon's way, one
+    /// hop from the receiver into its loop's inbox.
+    public func watch(_ deliver: @escaping @Sendable (Fix) -> Void) -> FixWatch {
+        demand.watch(deliver)
+    }
+
+    /// How many consumers (iterations of `fixes()` and watches) are running now.
     public var consumerCount: Int { demand.consumerCount }
 }

@@ -4,7 +4,8 @@ import GPSD
 import Synchronization
 
 /// gpsd or a serial receiver, bridged into the daemon's poll loop. The source delivers fixes and state changes on its
-/// own threads; they wait in a queue and one byte on a pipe wakes the loop, so the loop stays the only writer of state.
+/// own thread straight into a queue, and one byte on a pipe wakes the loop, so the loop stays the only writer of state:
+/// one hop from the receiver to the loop.
 /// The source watches the receiver only between `start()` and `stop()`, which the daemon calls as demand comes and goes.
 final class LiveSource: Sendable {
     enum Kind: Sendable, Equatable {
@@ -19,8 +20,8 @@ final class LiveSource: Sendable {
 
     let description: String
     private let inbox: Inbox<Item>
-    private let fixes: FixStream
-    private let consumer = Mutex<Task<Void, Never>?>(nil)
+    private let watchFixes: @Sendable (@escaping @Sendable (Fix) -> Void) -> FixWatch
+    private let running = Mutex<FixWatch?>(nil)
 
     init(_ kind: Kind) throws(ProtocolError) {
         let inbox = Inbox<Item>()
@@ -29,11 +30,13 @@ final class LiveSource: Sendable {
         switch kind {
         case .gpsd(let configuration):
             description = "gpsd://\(configuration.host):\(configuration.port)" + (configuration.device ?? "")
-            fixes = GPSDSource(configuration, onStateChange: report).fixes(bufferingNewest: 1024)
+            let source = GPSDSource(configuration, onStateChange: report)
+            watchFixes = { source.watch($0) }
         case .serial(let configuration):
             description = "serial:\(configuration.path)@\(configuration.baudRate)"
             do {
-                fixes = try SerialNMEASource(configuration, onStateChange: report).fixes(bufferingNewest: 1024)
+                let source = try SerialNMEASource(configuration, onStateChange: report)
+                watchFixes = { source.watch($0) }
             } catch {
                 throw ProtocolError("internal", error.description)
             }
@@ -44,20 +47,18 @@ final class LiveSource: Sendable {
     var wakeDescriptor: Int32 { inbox.readEnd }
 
     func start() {
-        consumer.withLock { task in
-            guard task == nil else { return }
-            let fixes = self.fixes, inbox = self.inbox
-            task = Task.detached {
-                for await fix in fixes { inbox.push(.fix(fix)) }
-            }
+        running.withLock { watch in
+            guard watch == nil else { return }
+            let inbox = self.inbox
+            watch = watchFixes { inbox.push(.fix($0)) }
         }
     }
 
     /// Ends the watch: the source lets go of gpsd or the tty and reports `idle`.
     func stop() {
-        consumer.withLock { task in
-            task?.cancel()
-            task = nil
+        running.withLock { watch in
+            watch?.stop()
+            watch = nil
         }
     }
 
