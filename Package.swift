@@ -118,7 +118,7 @@ let package = Package(
         .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol", "JSONText", "JSONLines"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
-        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "ProcessLifecycle", "geowake-test-subscriber"]),
+        .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "GeoWakeProtocol", "ProcessLifecycle", "geowake-test-subscriber"]),
         .testTarget(name: "GeoWakeCoreTests", dependencies: ["GeoWakeCore"]),
         .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "JSONLines", "FileBytes"]),
         // A real gpsd fed NMEA over TCP, for the GPSD and daemon tests.

@@ -1,16 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoWakeProtocol
 
 /// One connected Unix stream socket carrying newline-delimited messages. Blocking I/O: the library reads
 /// on its own thread and writes are short, so nothing here needs an event loop.
 final class LineSocket: @unchecked Sendable {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
-
-    /// Lines longer than this are a protocol violation by the peer, not something to buffer without bound.
-    static let maximumLine = 1 << 20
+    private var framer = LineFramer()
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     init(connectingTo path: String) throws(GeoWakeError) {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -38,7 +36,6 @@ final class LineSocket: @unchecked Sendable {
             throw .connectionFailed(path: path, reason: reason)
         }
         descriptor = fd
-        buffer.reserveCapacity(1 << 16)
     }
 
     deinit { close(descriptor) }
@@ -61,28 +58,18 @@ final class LineSocket: @unchecked Sendable {
         return true
     }
 
-    /// The next line without its newline; nil at end of stream or on error.
+    /// The next line without its newline; nil at end of stream, on error, or past `LineFramer.maximumLine`.
     func receiveLine() -> [UInt8]? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[start..<newline])
-                start = newline + 1
-                if start == buffer.count {
-                    buffer.removeAll(keepingCapacity: true)
-                    start = 0
-                }
-                return line
+            switch framer.next() {
+            case .line(let line): return line
+            case .tooLong: return nil
+            case .none: break
             }
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            guard buffer.count < Self.maximumLine else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
+            framer.append(chunk[0..<count])
         }
     }
 

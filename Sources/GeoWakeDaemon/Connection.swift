@@ -1,5 +1,6 @@
 import Foundation
 import JSONLines
+import GeoWakeProtocol
 
 /// One accepted socket: its peer uid, line framing both ways, and which client it is registered as.
 ///
@@ -7,7 +8,7 @@ import JSONLines
 /// taken one line at a time, and none while the replies and events queued for the client fill `writeBufferLimit`
 /// (the daemon then stops reading the socket, and the client's own writes block in the kernel).
 final class Connection {
-    static let maximumLine = 1 << 20
+    static let maximumLine = LineFramer.maximumLine
     static let writeBufferLimit = 1 << 20
 
     let fd: Int32
@@ -18,12 +19,11 @@ final class Connection {
     /// The peer's pid from SO_PEERCRED: a process that says the daemon launched it, after a store that lost the
     /// launch, is known by it.
     var pid: Int32 = 0
-    private var readBuffer: [UInt8] = []
-    /// Where the next request line starts in `readBuffer`, and how far a newline was already looked for.
-    private var readStart = 0
-    private var scanned = 0
+    private var framer = LineFramer()
     private var pendingWrite: [UInt8] = []
     private var writeStart = 0
+    /// Where the bytes waiting for the store's sync begin (a reply saying a request is done, and all after it).
+    private var heldFrom: Int?
     var saidHello = false
     var client: ClientKey?
     /// The highest seq written to the socket buffer; the outbox is read after it.
@@ -54,14 +54,7 @@ final class Connection {
     /// pipelines waits in its own socket, not in the daemon.
     var wantsInput: Bool { mayHandle && !peerClosed && !hasCompleteLine }
 
-    var hasCompleteLine: Bool {
-        guard let newline = readBuffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
-            scanned = readBuffer.count
-            return false
-        }
-        scanned = newline
-        return true
-    }
+    var hasCompleteLine: Bool { framer.hasCompleteLine() }
 
     /// Reads what is there into `chunk`, the loop's one read buffer (a fresh 64 KiB on every read made the allocator
     /// give its pages back and fault them in again on each fix's way out).
@@ -75,33 +68,11 @@ final class Connection {
             peerClosed = true
             return
         }
-        if readStart > 0 && readStart >= readBuffer.count / 2 {
-            readBuffer.removeFirst(readStart)
-            scanned -= readStart
-            readStart = 0
-        }
-        readBuffer.append(contentsOf: chunk[0..<n])
-    }
-
-    enum NextLine {
-        case line([UInt8])
-        case none
-        /// More than `maximumLine` bytes without a newline: the stream cannot be framed any more.
-        case tooLong
+        framer.append(chunk[0..<n])
     }
 
     /// The next complete request line, taken out of the buffer.
-    func nextLine() -> NextLine {
-        if let newline = readBuffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-            if newline - readStart > Self.maximumLine { return .tooLong }
-            let line = Array(readBuffer[readStart..<newline])
-            readStart = newline + 1
-            scanned = readStart
-            return .line(line)
-        }
-        scanned = readBuffer.count
-        return readBuffer.count - readStart > Self.maximumLine ? .tooLong : .none
-    }
+    func nextLine() -> LineFramer.Next { framer.next() }
 
     /// Whether the connection is done: closed, or the peer gone and every request it sent taken and answered.
     var isFinished: Bool {
@@ -125,6 +96,7 @@ final class Connection {
     func queue(_ bytes: some Collection<UInt8>) {
         if writeStart > 0 && writeStart >= pendingWrite.count / 2 {
             pendingWrite.removeFirst(writeStart)
+            heldFrom = heldFrom.map { $0 - writeStart }
             writeStart = 0
         }
         pendingWrite.append(contentsOf: bytes)
@@ -135,9 +107,20 @@ final class Connection {
         flush()
     }
 
+    /// What is queued from now on waits for `releaseHeld()`, which the loop calls once the store synced.
+    func holdUntilSync() {
+        if heldFrom == nil { heldFrom = pendingWrite.count }
+    }
+
+    func releaseHeld() {
+        guard heldFrom != nil else { return }
+        heldFrom = nil
+        flush()
+    }
+
     func flush() {
-        while writeStart < pendingWrite.count {
-            let n = pendingWrite[writeStart...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        while writeStart < (heldFrom ?? pendingWrite.count) {
+            let n = pendingWrite[writeStart..<(heldFrom ?? pendingWrite.count)].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if n <= 0 {
                 if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
                 closed = true
@@ -145,6 +128,7 @@ final class Connection {
             }
             writeStart += n
         }
+        guard heldFrom == nil else { return }
         pendingWrite.removeAll(keepingCapacity: pendingWrite.capacity <= 1 << 16)
         writeStart = 0
     }

@@ -146,6 +146,7 @@ public final class Daemon {
         }
         for fd in connections.keys.sorted() { serve(connections[fd]!) }
         applyDeferredAcks()
+        syncRequests()
         advanceTraceRegions()
         if let delay = source?.delay(now: clock.monotonic()), delay <= 0 { processNextFix() }
         pumpLiveSource()
@@ -168,6 +169,7 @@ public final class Daemon {
         logger.info("geowaked stopping")
         live?.stop()
         activation.stopping()
+        syncRequests()
         for connection in Array(connections.values) { close(connection) }
         if listener >= 0 {
             Glibc.close(listener)
@@ -255,6 +257,17 @@ public final class Daemon {
         }
     }
 
+    /// One sync for the turn's requests, then their replies go out (group commit: see `DaemonStore.write`). A store
+    /// that cannot sync is logged; the replies still go, as with a failed checkpoint.
+    func syncRequests() {
+        do {
+            try store.sync()
+        } catch {
+            logger.error("cannot sync the store", metadata: ["error": "\(error)"])
+        }
+        for connection in connections.values { connection.releaseHeld() }
+    }
+
     /// Reads what `connection` has sent so far and handles every whole request of it now.
     func takeWaitingRequests(of connection: Connection) {
         connection.receive(using: &readChunk)
@@ -290,6 +303,8 @@ public final class Daemon {
     }
 
     func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
+        // A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
+        if store.syncPending { connection.holdUntilSync() }
         var object: [String: Any] = ["type": "reply"]
         switch result {
         case .success(let value):

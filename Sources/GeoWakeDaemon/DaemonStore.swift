@@ -64,14 +64,14 @@ public final class DaemonStore {
     /// GRDB's `write` and `inTransaction` prepare BEGIN and COMMIT anew and keep their observers' books each time: on a
     /// cold cache that was 0.2 ms of a fix's way to its subscriber. The store has no transaction observers to tell.
     ///
-    /// `synced` commits with a WAL sync whatever the durability: a client's requests (register, monitor, start, …)
-    /// are rare, and a power cut must not take one back after its reply said it was done.
+    /// `synced` asks for the commit to reach the disk whatever the durability, by the next `sync()`: a client's
+    /// requests (register, monitor, start, …) are rare, and a power cut must not take one back after its reply said
+    /// it was done. One sync covers every such commit of a loop turn (group commit): the WAL's commits survive in
+    /// order, so syncing the last makes all of them durable.
     @discardableResult
     func write<T>(synced: Bool = false, _ body: (Database) throws -> T) throws -> T {
         try queue.writeWithoutTransaction { db in
-            let raiseSync = synced && durability == .normal
-            if raiseSync { try db.execute(sql: "PRAGMA synchronous = FULL") }
-            defer { if raiseSync { try? db.execute(sql: "PRAGMA synchronous = NORMAL") } }
+            if synced && durability == .normal { syncPending = true }
             try db.raw("BEGIN").run()
             do {
                 let result = try body(db)
@@ -81,6 +81,23 @@ public final class DaemonStore {
                 _ = try? db.raw("ROLLBACK").run()
                 throw error
             }
+        }
+    }
+
+    /// Whether a commit waits for `sync()` (its replies are held until then).
+    private(set) var syncPending = false
+
+    /// Makes every commit so far durable: one small commit with a full sync, which syncs the WAL up to it.
+    func sync() throws {
+        guard syncPending else { return }
+        syncPending = false
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try db.raw("BEGIN").run()
+            // A row that changes: SQLite writes nothing for an update to the same value, and an empty commit syncs nothing.
+            try db.raw("UPDATE syncMark SET value = value + 1").run()
+            try db.raw("COMMIT").run()
         }
     }
 
@@ -123,6 +140,9 @@ public final class DaemonStore {
         Daemon.registerBeaconMigrations(&migrator)
         OutboxTable.registerMigrations(&migrator)
         StoreEpoch.registerMigration(&migrator)
+        migrator.registerMigration("v26-sync-mark") { db in
+            try db.execute(sql: "CREATE TABLE syncMark (value INTEGER NOT NULL); INSERT INTO syncMark (value) VALUES (0)")
+        }
         return migrator
     }
 

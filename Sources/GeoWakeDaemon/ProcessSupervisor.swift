@@ -317,6 +317,7 @@ public final class ProcessSupervisor: ClientActivation {
                 for (client, row) in changed { try AppTable.save(db, client, row) }
                 for client in removed { try AppTable.delete(db, client) }
             }
+            if synced { try daemon.store.sync() }
             saved = current
         } catch {
             logger.error("cannot store the clients' app states", metadata: ["error": "\(error)"])
