@@ -14,8 +14,9 @@ enum SimulatedDisk {
     static func install() {
         _ = simulated_disk_install { path in
             guard let path, case let name = String(cString: path), name.hasSuffix("-wal") else { return }
-            let prefix = WALFile.validPrefix(of: name)
-            SimulatedDisk.synced.withLock { $0[name] = prefix }
+            SimulatedDisk.synced.withLock { synced in
+                synced[name] = WALFile.validPrefix(of: name, after: synced[name])
+            }
         }
     }
 
@@ -83,10 +84,26 @@ enum WALFile {
         var commitEnds: [Int]
     }
 
-    static func validPrefix(of path: String) -> Prefix? {
-        guard let bytes = SimulatedDisk.readFile(path), bytes.count >= headerSize else { return nil }
-        let scan = scan(bytes)
-        return Prefix(salt: scan.salt, end: scan.commitEnds.last ?? headerSize)
+    /// The end of the last whole commit of the file's current generation, reading only frame headers, and only
+    /// those after `known` when the generation is the same (a sync in `full` durability comes with every commit).
+    static func validPrefix(of path: String, after known: Prefix?) -> Prefix? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: headerSize)
+        guard pread(fd, &header, headerSize, 0) == headerSize else { return nil }
+        let pageSize = Int(bigEndian32(header, 8))
+        let salt = bigEndian64(header, 16)
+        var end = known.flatMap { $0.salt == salt ? $0.end : nil } ?? headerSize
+        var offset = end
+        var frame = [UInt8](repeating: 0, count: 24)
+        while pageSize > 0, pread(fd, &frame, 24, off_t(offset)) == 24, bigEndian64(frame, 8) == salt {
+            var last = UInt8(0)
+            guard pread(fd, &last, 1, off_t(offset + 24 + pageSize - 1)) == 1 else { break }
+            offset += 24 + pageSize
+            if bigEndian32(frame, 4) != 0 { end = offset }
+        }
+        return Prefix(salt: salt, end: end)
     }
 
     /// The commits of the header's generation; older frames beyond them carry another salt.

@@ -48,20 +48,21 @@ final class FixDemand: Sendable {
 
     /// A consumer without a stream: `deliver` runs on the worker's thread with each fix, until the watch stops.
     func watch(_ deliver: @escaping @Sendable (Fix) -> Void) -> FixWatch {
-        let id = state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.watchers[id] = deliver
-            startWorkerIfNeeded(&state)
-            return id
-        }
+        let id = join { state, id in state.watchers[id] = deliver }
         return FixWatch { [weak self] in self?.leave(id) }
     }
 
-    private func startWorkerIfNeeded(_ state: inout State) {
-        if state.worker == nil {
-            state.worker = startWorker(self, state.stoppedWorker)
-            state.stoppedWorker = nil
+    /// Adds a consumer under a new id, starting the worker for the first one.
+    private func join(_ add: (inout State, Int) -> Void) -> Int {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            add(&state, id)
+            if state.worker == nil {
+                state.worker = startWorker(self, state.stoppedWorker)
+                state.stoppedWorker = nil
+            }
+            return id
         }
     }
 
@@ -82,13 +83,7 @@ final class FixDemand: Sendable {
 
     func subscribe(bufferingNewest limit: Int) -> Subscription {
         let (stream, continuation) = AsyncStream<Fix>.makeStream(bufferingPolicy: .bufferingNewest(limit))
-        let id = state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.consumers[id] = continuation
-            startWorkerIfNeeded(&state)
-            return id
-        }
+        let id = join { state, id in state.consumers[id] = continuation }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         return Subscription(demand: self, id: id, stream: stream)
     }

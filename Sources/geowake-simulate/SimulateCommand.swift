@@ -25,6 +25,12 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Subscribers hand resends to user code (a library bug the simulation must find).")
     var withoutResendFilter = false
 
+    @Option(help: "Processes that share the seeds (default: one per core).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: .hidden)
+    var totals = false
+
     mutating func validate() throws {
         guard seeds > 0 else { throw ValidationError("--seeds must be at least 1") }
         guard (1...10_000).contains(steps) else { throw ValidationError("--steps must be 1-10000") }
@@ -42,21 +48,69 @@ struct SimulateCommand: ParsableCommand {
             return
         }
         let started = Date()
-        var failures = 0, events = 0, starts = 0
-        for seed in first..<(first + UInt64(seeds)) {
-            let outcome = try simulation.run(seed: seed)
-            events += outcome.eventsHandled
-            starts += outcome.daemonStarts
-            if let failure = outcome.failure {
-                failures += 1
-                print("seed \(seed) failed at step \(outcome.failedStep ?? 0): \(failure)")
-                print("  reproduce: geowake-simulate --seed \(seed) --steps \(steps)\(withoutResendFilter ? " --without-resend-filter" : "")")
+        var count = SeedCount()
+        if jobs > 1 && seeds > 1 {
+            count = try runInParallel()
+        } else {
+            for seed in first..<(first + UInt64(seeds)) {
+                let outcome = try simulation.run(seed: seed)
+                count.events += outcome.eventsHandled
+                count.starts += outcome.daemonStarts
+                if let failure = outcome.failure {
+                    count.failures += 1
+                    print("seed \(seed) failed at step \(outcome.failedStep ?? 0): \(failure)")
+                    print("  reproduce: geowake-simulate --seed \(seed) --steps \(steps)\(withoutResendFilter ? " --without-resend-filter" : "")")
+                }
             }
         }
+        if totals {
+            print("totals \(count.failures) \(count.events) \(count.starts)")
+            return
+        }
+        let (failures, events, starts) = (count.failures, count.events, count.starts)
         let seconds = Date().timeIntervalSince(started)
         print(String(format: "geowake-simulate: %d seeds (%llu-%llu, %d steps each) in %.1f s: %d events handled, %d daemon starts; %d passed, %d failed",
                      seeds, first, first + UInt64(seeds) - 1, steps, seconds, events, starts, seeds - failures, failures))
         if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+struct SeedCount {
+    var failures = 0, events = 0, starts = 0
+}
+
+extension SimulateCommand {
+    /// Splits the seeds into `jobs` contiguous ranges, each run by a copy of this command; their failure lines pass
+    /// through as they are, their totals are added up.
+    func runInParallel() throws -> SeedCount {
+        let share = (seeds + jobs - 1) / jobs
+        var children: [(Process, Pipe)] = []
+        for job in 0..<jobs where job * share < seeds {
+            let child = Process(), output = Pipe()
+            child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            child.arguments = ["--seeds", "\(min(share, seeds - job * share))", "--first", "\(first + UInt64(job * share))",
+                               "--steps", "\(steps)", "--jobs", "1", "--totals"] + (withoutResendFilter ? ["--without-resend-filter"] : [])
+            child.standardOutput = output
+            try child.run()
+            children.append((child, output))
+        }
+        var count = SeedCount()
+        for (child, output) in children {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.waitUntilExit()
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                if fields.first == "totals", fields.count == 4 {
+                    count.failures += Int(fields[1]) ?? 0
+                    count.events += Int(fields[2]) ?? 0
+                    count.starts += Int(fields[3]) ?? 0
+                } else {
+                    print(line)
+                }
+            }
+            guard child.terminationStatus == 0 else { throw ExitCode(child.terminationStatus) }
+        }
+        return count
     }
 }
 
