@@ -11,7 +11,7 @@ nonisolated(unsafe) private var childEnded: [Int32] = [-1, -1]
 /// spawning (as the registering account in system mode), stopping and continuing process groups, SIGTERM then
 /// SIGKILL, reaping — and keeps each client's record and process in the store after every change.
 public final class ProcessSupervisor: ClientActivation {
-    private var lifecycle: AppLifecycle
+    var lifecycle: AppLifecycle
     private var processes: [ClientKey: ProcessIdentity] = [:]
     /// Processes found alive after a daemon restart: not our children, so watched through /proc, not waitpid.
     private var adopted: Set<ClientKey> = []
@@ -23,10 +23,12 @@ public final class ProcessSupervisor: ClientActivation {
     /// from their client's app, which is the new process's now.
     private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
     private var saved: [ClientKey: AppTable.Row] = [:]
-    private weak var daemon: Daemon?
+    /// Clients to tell that a fetch began, once they are connected and registered (`BackgroundFetchSupervision.swift`).
+    var fetchNotices: Set<ClientKey> = []
+    private(set) weak var daemon: Daemon?
     private let logDirectory: String?
-    private let logger: Logger
-    private let clock: () -> Timestamp
+    let logger: Logger
+    let clock: () -> Timestamp
 
     /// `logDirectory` receives each client's standard output and error (default: `logs` beside the store).
     public init(settings: LifecycleSettings = LifecycleSettings(), logDirectory: String? = nil, logger: Logger,
@@ -39,7 +41,7 @@ public final class ProcessSupervisor: ClientActivation {
 
     static func name(_ key: ClientKey) -> String { "\(key.uid):\(key.clientID)" }
 
-    private func key(_ name: String) -> ClientKey {
+    func key(_ name: String) -> ClientKey {
         let colon = name.firstIndex(of: ":")!
         return ClientKey(uid: UInt32(name[..<colon])!, clientID: String(name[name.index(after: colon)...]))
     }
@@ -128,6 +130,7 @@ public final class ProcessSupervisor: ClientActivation {
         if let gid = registration?.gid { gids[client] = gid }
         unconnected.remove(client)
         lifecycle.connected(name, at: clock())
+        if lifecycle.apps[name]?.fetch?.isRunning == true { fetchNotices.insert(client) }
         persist()
     }
 
@@ -219,6 +222,7 @@ public final class ProcessSupervisor: ClientActivation {
             }
         }
         perform(lifecycle.advance(to: now))
+        sendFetchNotices()
         persist()
     }
 
@@ -226,7 +230,7 @@ public final class ProcessSupervisor: ClientActivation {
         for (client, process) in processes where lifecycle.apps[Self.name(client)]?.state == .suspended { process.thaw() }
     }
 
-    private func perform(_ actions: [LifecycleAction]) {
+    func perform(_ actions: [LifecycleAction]) {
         for action in actions {
             switch action {
             case .launch(let name, let reason): launch(key(name), reason)
@@ -237,6 +241,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
                 daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
+            case .fetch(let name): fetchNotices.insert(key(name))
             }
         }
     }
@@ -266,7 +271,7 @@ public final class ProcessSupervisor: ClientActivation {
         }
     }
 
-    private func launchCommand(_ client: ClientKey) -> [String]? {
+    func launchCommand(_ client: ClientKey) -> [String]? {
         (try? daemon?.store.queue.read { db in try AppTable.launchCommand(db, client) }) ?? nil
     }
 
@@ -282,7 +287,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     /// Writes every record that changed since the last write, in one transaction.
-    private func persist() {
+    func persist() {
         guard let daemon else { return }
         var current: [ClientKey: AppTable.Row] = [:]
         for (name, record) in lifecycle.apps {
@@ -320,6 +325,7 @@ public final class ProcessSupervisor: ClientActivation {
         if let reason = app.lastLaunchReason { fields["lastLaunchReason"] = reason.rawValue }
         if let exit = app.lastExit { fields["lastExit"] = exit.description }
         if app.state == .crashLoop, let at = app.relaunchAt { fields["backoff"] = max(0, at - now) }
+        if let fetch = app.fetch { fields["backgroundFetch"] = Self.fetchStatus(fetch, at: now) }
         return fields
     }
 

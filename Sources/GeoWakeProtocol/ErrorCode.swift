@@ -4,14 +4,14 @@ public enum ErrorCode: Hashable, Sendable, CustomStringConvertible, ExpressibleB
     case badJSON, messageTooLarge, badRequest, unknownOp, helloRequired, protocolMismatch, notRegistered
     case alreadyRegistered, invalidClientID, invalidLaunch, clientDisabled, clientBusy, unknownClient, tooManyClients
     case badGeoJSON, fileUnreadable, duplicateRegion, unknownRegion, tooManyRegions, unsafeLaunch, notRunning
-    case unknownTask, unsupported, `internal`
+    case unknownTask, noFetch, unsupported, `internal`
     case other(String)
 
     public static let known: [ErrorCode] = [
         .badJSON, .messageTooLarge, .badRequest, .unknownOp, .helloRequired, .protocolMismatch, .notRegistered,
         .alreadyRegistered, .invalidClientID, .invalidLaunch, .clientDisabled, .clientBusy, .unknownClient, .tooManyClients,
         .badGeoJSON, .fileUnreadable, .duplicateRegion, .unknownRegion, .tooManyRegions, .unsafeLaunch, .notRunning,
-        .unknownTask, .unsupported, .internal,
+        .unknownTask, .noFetch, .unsupported, .internal,
     ]
 
     private static let byName: [String: ErrorCode] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
@@ -49,6 +49,7 @@ public enum ErrorCode: Hashable, Sendable, CustomStringConvertible, ExpressibleB
         case .unsafeLaunch: "unsafeLaunch"
         case .notRunning: "notRunning"
         case .unknownTask: "unknownTask"
+        case .noFetch: "noFetch"
         case .unsupported: "unsupported"
         case .internal: "internal"
         case .other(let code): code
