@@ -129,7 +129,14 @@ public final class LocationManager: Sendable {
     }
 
     /// A region's state as the daemon decided it: `unknown` until a fix decides it (a beacon region starts outside).
-    public enum RegionState: String, Sendable { case inside, outside, unknown }
+    public enum RegionState: String, Sendable {
+        /// The last deciding fix lay inside (for a beacon region: a matching beacon was seen lately).
+        case inside
+        /// The last deciding fix lay outside.
+        case outside
+        /// No fix has decided it yet.
+        case unknown
+    }
 
     /// The current state of one of this client's regions.
     /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when the id is not monitored.
