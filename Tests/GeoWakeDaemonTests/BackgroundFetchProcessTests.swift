@@ -8,11 +8,12 @@ import Testing
 
     /// Starts the daemon and registers the subscriber by hand with `interval` and `results`; it exits at once, so
     /// every fetch needs a launch or a thaw. Returns its output file.
-    func register(_ daemon: DaemonProcess, interval: String, results: String, options: [String]) throws -> String {
+    func register(_ daemon: DaemonProcess, interval: String, results: String, options: [String],
+                  flags: [String] = []) throws -> String {
         let output = daemon.directory + "/out.jsonl"
         try daemon.start(source: nil, options: ["--budget", "1"] + options)
         try Wake.startByHand(daemon, Self.client, output: output,
-                             ["--relaunch", "--fetch", interval, "--fetch-results", results, "--register-only"]).waitUntilExit()
+                             ["--relaunch", "--fetch", interval, "--fetch-results", results, "--register-only"] + flags).waitUntilExit()
         return output
     }
 
@@ -57,6 +58,24 @@ import Testing
         #expect(Wake.eventually(5) { Wake.state(pid) == "T" }, "not suspended when the fetch's time ran out")
         let fetch = try #require(try Wake.status(daemon, Self.client)["backgroundFetch"] as? [String: Any])
         #expect(fetch["lastResult"] as? String == "failed" && fetch["interval"] as? Double == 4)
+    }
+
+    /// Opted out of background execution, the client is terminated after each result and launched anew, with
+    /// reason fetch, for the next fetch.
+    @Test func aClientThatExitsOnSuspendIsLaunchedAnewForEachFetch() throws {
+        let daemon = DaemonProcess()
+        let output = try register(daemon, interval: "1", results: "newData", options: ["--termination-grace", "1"],
+                                  flags: ["--exits-on-suspend"])
+        defer { Wake.killAll([output]) }
+        #expect(Wake.eventually(20) { Wake.launched(output).count >= 2 && Self.fetches(output).count >= 2 },
+                "not launched again for the next fetch")
+        let launched = Wake.launched(output)
+        #expect(launched.allSatisfy { $0["reason"] as? String == "fetch" }, "\(launched)")
+        let pids = launched.compactMap { $0["started"] as? Int }
+        #expect(Set(pids).count == pids.count, "a process was reused: \(pids)")
+        #expect(Wake.state(pid_t(pids[0])) == nil, "the first fetch's process still runs")
+        #expect(Set(Self.fetches(output).prefix(2).compactMap { $0["fetched"] as? Int }) == Set(pids.prefix(2)),
+                "each fetch in a process of its own")
     }
 
     @Test func badFetchRequestsGetOneClearErrorEach() throws {
