@@ -11,36 +11,36 @@ extension ProcessSupervisor {
         if minimumInterval != nil, launchCommand(client) == nil {
             throw ProtocolError.badRequest("background fetch launches the client: register it with \"launch\" first")
         }
-        let now = clock()
+        let now = self.now
         let schedule = lifecycle.setBackgroundFetch(Self.name(client), minimumInterval: minimumInterval, at: now)
         persist()
         return schedule.map { Self.fetchStatus($0, at: now) } ?? [:]
     }
 
     public func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: Any] {
-        let name = Self.name(client), now = clock()
+        let name = Self.name(client), now = self.now
         guard let actions = lifecycle.completeBackgroundFetch(name, result, at: now) else {
             throw ProtocolError(.noFetch, "no background fetch of \(client.clientID) is running")
         }
-        fetchNotices.remove(client)
         perform(actions)
         persist()
-        logger.info("background fetch ended", metadata: ["client": "\(client.clientID)", "result": "\(result.rawValue)"])
+        log.info("background fetch ended", metadata: ["client": "\(client.clientID)", "result": "\(result.rawValue)"])
         return lifecycle.apps[name]?.fetch.map { Self.fetchStatus($0, at: now) } ?? [:]
     }
 
-    /// `{"type":"fetch","budgetLeft":S}` to each client whose fetch began, once its process is registered: a thawed
-    /// one at once, a launched one after its `register` reply (this runs after the loop turn's requests).
+    /// `{"type":"fetch","budgetLeft":S}` on each registered connection of a client whose fetch runs, once per
+    /// connection: a thawed or background process at the end of the turn its fetch began, a launched one after its
+    /// `register` reply (this runs after the turn's requests), a reconnected one again.
     func sendFetchNotices() {
-        guard let daemon, !fetchNotices.isEmpty else { return }
-        let now = clock()
-        for client in fetchNotices.sorted() {
-            let name = Self.name(client)
-            guard lifecycle.apps[name]?.fetch?.isRunning == true else { fetchNotices.remove(client); continue }
-            guard let connection = daemon.connection(for: client) else { continue }
+        fetchToldOn = fetchToldOn.filter { lifecycle.apps[Self.name($0.key)]?.fetch?.isRunning == true }
+        guard let daemon = owner else { return }
+        let now = self.now
+        for (name, app) in lifecycle.apps where app.fetch?.isRunning == true {
+            let client = key(name)
+            guard let connection = daemon.connection(for: client), fetchToldOn[client]?.connection !== connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
             connection.send(Array("{\"type\":\"fetch\",\"budgetLeft\":\(left)}\n".utf8))
-            fetchNotices.remove(client)
+            fetchToldOn[client] = ToldConnection(connection: connection)
         }
     }
 
@@ -52,4 +52,9 @@ extension ProcessSupervisor {
         if let result = fetch.lastResult { fields["lastResult"] = result.rawValue }
         return fields
     }
+}
+
+/// The connection a fetch was told on, held weakly: a closed one, even if a new one takes its address, was not told.
+struct ToldConnection {
+    weak var connection: Connection?
 }

@@ -23,12 +23,12 @@ public final class ProcessSupervisor: ClientActivation {
     /// from their client's app, which is the new process's now.
     private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
     private var saved: [ClientKey: AppTable.Row] = [:]
-    /// Clients to tell that a fetch began, once they are connected and registered (`BackgroundFetchSupervision.swift`).
-    var fetchNotices: Set<ClientKey> = []
-    private(set) weak var daemon: Daemon?
+    /// The connection each running background fetch was told on (`BackgroundFetchSupervision.swift`).
+    var fetchToldOn: [ClientKey: ToldConnection] = [:]
+    private weak var daemon: Daemon?
     private let logDirectory: String?
-    let logger: Logger
-    let clock: () -> Timestamp
+    private let logger: Logger
+    private let clock: () -> Timestamp
 
     /// `logDirectory` receives each client's standard output and error (default: `logs` beside the store).
     public init(settings: LifecycleSettings = LifecycleSettings(), logDirectory: String? = nil, logger: Logger,
@@ -130,7 +130,6 @@ public final class ProcessSupervisor: ClientActivation {
         if let gid = registration?.gid { gids[client] = gid }
         unconnected.remove(client)
         lifecycle.connected(name, at: clock())
-        if lifecycle.apps[name]?.fetch?.isRunning == true { fetchNotices.insert(client) }
         persist()
     }
 
@@ -241,7 +240,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
                 daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
-            case .fetch(let name): fetchNotices.insert(key(name))
+            case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }
     }
@@ -337,6 +336,11 @@ public final class ProcessSupervisor: ClientActivation {
         persist()
         return ["task": task, "budgetLeft": lifecycle.budgetLeft(name, at: now) ?? NSNull()]
     }
+
+    // For the extensions in files of their own.
+    var now: Timestamp { clock() }
+    var log: Logger { logger }
+    var owner: Daemon? { daemon }
 
     public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any] {
         let name = Self.name(client)
