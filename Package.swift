@@ -31,6 +31,9 @@ let package = Package(
         .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
+        // `swift package generate-documentation --target GeoWake` (the DocC catalog in Sources/GeoWake/GeoWake.docc).
+        // No target uses it, so a package depending on this one does not resolve it (DependentPackageTests).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The daemon's store and logs.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

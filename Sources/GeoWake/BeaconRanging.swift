@@ -8,7 +8,14 @@ public struct RangedBeacon: Hashable, Sendable {
     /// How near the beacon is, in Core Location's classes: immediate below 0.5 m, near below 3 m, far beyond;
     /// unknown without a distance.
     public enum Proximity: String, Hashable, Sendable {
-        case immediate, near, far, unknown
+        /// Within half a metre.
+        case immediate
+        /// Within three metres.
+        case near
+        /// Further away.
+        case far
+        /// No distance could be estimated.
+        case unknown
     }
 
     /// The end of the second the report covers.

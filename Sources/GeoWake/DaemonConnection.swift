@@ -6,6 +6,7 @@ import GeoWakeProtocol
 /// thread hands every other server message (events today, whatever the protocol adds) to `onMessage`.
 /// The CLI uses it alone; `LocationManager` wraps it with registration, acknowledgement and reconnection.
 public final class DaemonConnection: Sendable {
+    /// The socket this connection was opened on.
     public let path: String
     /// The peer uid the daemon read from the socket, from the hello's result.
     public var uid: Int { state.withLock { $0.uid } }
@@ -22,6 +23,7 @@ public final class DaemonConnection: Sendable {
         var uid = -1
     }
 
+    /// The protocol version this library speaks, sent in `hello`.
     public static let protocolVersion = 1
 
     /// Connects and says hello; `onMessage` receives every server message that is not a reply, on the
@@ -80,8 +82,10 @@ public final class DaemonConnection: Sendable {
         _ = socket.send(JSONValue.object(message).line)
     }
 
+    /// Ends the session: requests still waiting fail with `connectionFailed`, and `onClose` runs.
     public func close() { socket.shutDown() }
 
+    /// Whether the connection has ended (closed here, or by the daemon).
     public var isClosed: Bool { state.withLock { $0.closed } }
 
     private func fail(_ id: Int, _ error: any Error) {

@@ -12,7 +12,10 @@ extension LaunchReason {
 
 /// How the daemon may start this client again when one of its criteria is met and it is not running.
 public enum Relaunch: Hashable, Sendable {
+    /// Events reach this client only while it is connected; the daemon never starts it.
     case never
+    /// The daemon launches this program with these arguments when an event (or a background fetch) comes while
+    /// it is not running.
     case executable(String, arguments: [String] = [])
 
     /// The daemon takes only an absolute path (it launches from `/`), so a relative one such as

@@ -2,13 +2,22 @@ import GeoWakeCore
 
 /// One event from the daemon's outbox, as user code sees it.
 public struct LocationEvent: Hashable, Sendable {
+    /// What happened, with what the event is about.
     public enum Kind: Hashable, Sendable {
+        /// The device entered a monitored region (`monitor`).
         case enter(RegionRef)
+        /// The device left a monitored region, or the region was removed while the device was inside it.
         case exit(RegionRef)
+        /// The device stayed inside a region for the region's `dwell` seconds.
         case dwell(RegionRef)
+        /// A standard location update (`startUpdatingLocation`).
         case location(Fix)
+        /// A significant-change update (`startSignificantChanges`).
         case significantChange(Fix)
+        /// An arrival at, or a departure from, a place (`startVisits`).
         case visit(Visit)
+        /// The location source's health changed (sent to every client with a subscription), or this client's
+        /// events were dropped at the pending limit (`eventsDropped`).
         case status(SourceStatus)
     }
 
@@ -17,6 +26,7 @@ public struct LocationEvent: Hashable, Sendable {
     /// The daemon's store epoch when the event was queued: it grows with every daemon start, so a sequence number
     /// issued again after a power cut rolled the store back comes with a greater epoch. (epoch, seq) names the event.
     public var epoch: Int64
+    /// What happened.
     public var kind: Kind
     /// The fix that decided the event (for a region, the deciding fix; absent for status).
     public var fix: Fix?
@@ -24,7 +34,9 @@ public struct LocationEvent: Hashable, Sendable {
     public var raw: JSONValue
 }
 
+/// The region an `enter`, `exit` or `dwell` is about.
 public struct RegionRef: Hashable, Sendable {
+    /// The region's id, as given to `monitor`.
     public var id: String
     /// True when neither fix lay in the region but the segment between them crossed it.
     public var crossed: Bool
@@ -36,8 +48,11 @@ public struct RegionRef: Hashable, Sendable {
 
 /// Source health as the daemon reports it: `running`, `noFix`, `unavailable`, `poorAccuracy`, `ended`, `eventsDropped`.
 public struct SourceStatus: Hashable, Sendable {
+    /// `running`, `noFix`, `unavailable`, `poorAccuracy`, `ended` or `eventsDropped` (docs/protocol.md, "Events").
     public var state: String
+    /// Why, for people (e.g. the gpsd error); may change between versions.
     public var message: String?
+    /// The daemon's clock when the state changed (for a trace, the trace's time).
     public var time: Timestamp?
 }
 

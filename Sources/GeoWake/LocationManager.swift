@@ -24,6 +24,8 @@ public final class LocationManager: Sendable {
     private let sink: AsyncStream<LocationEvent>.Continuation
     /// Ranging reports: a live stream beside `events`, neither stored nor acknowledged (see `BeaconRanging.swift`).
     let ranging = AsyncStream.makeStream(of: RangedBeacon.self, bufferingPolicy: .bufferingNewest(1024))
+    /// The daemon's `fetch` messages (see `BackgroundFetch.swift`).
+    let fetches = AsyncStream.makeStream(of: BackgroundFetch.self, bufferingPolicy: .bufferingNewest(16))
     /// Server messages that are neither replies nor events, for what the protocol grows (app state, budgets).
     private let otherMessages: @Sendable (JSONValue) -> Void
 
@@ -128,7 +130,14 @@ public final class LocationManager: Sendable {
     }
 
     /// A region's state as the daemon decided it: `unknown` until a fix decides it (a beacon region starts outside).
-    public enum RegionState: String, Sendable { case inside, outside, unknown }
+    public enum RegionState: String, Sendable {
+        /// The last deciding fix lay inside (for a beacon region: a matching beacon was seen lately).
+        case inside
+        /// The last deciding fix lay outside.
+        case outside
+        /// No fix has decided it yet.
+        case unknown
+    }
 
     /// The current state of one of this client's regions.
     /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when the id is not monitored.
@@ -199,6 +208,7 @@ public final class LocationManager: Sendable {
         connection?.close()
         sink.finish()
         ranging.continuation.finish()
+        fetches.continuation.finish()
     }
 
     func bodyReturned() {
@@ -222,11 +232,13 @@ public final class LocationManager: Sendable {
     private func connect() async throws -> DaemonConnection {
         let connection = try await DaemonConnection(
             path: socketPath,
-            onMessage: { [weak self, sink, ranging, otherMessages] message in
+            onMessage: { [weak self, sink, ranging, fetches, otherMessages] message in
                 if let event = LocationEvent(message: message) {
                     sink.yield(event)
                 } else if let range = RangedBeacon(message: message) {
                     ranging.continuation.yield(range)
+                } else if let fetch = BackgroundFetch(message: message) {
+                    fetches.continuation.yield(fetch)
                 } else if message["type"]?.string == "expiring" {
                     self?.backgroundTimeExpiring()
                 } else {

@@ -31,6 +31,9 @@ public protocol ClientActivation: AnyObject {
     func status(of client: ClientKey) -> [String: Any]
     func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any]
     func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any]
+    /// Background fetch: the minimum interval (nil stops it) and a fetch's result (`BackgroundFetchOperations.swift`).
+    func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: Any]
+    func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: Any]
     /// The daemon is stopping: no process it stopped may stay stopped while it is away.
     func stopping()
 }

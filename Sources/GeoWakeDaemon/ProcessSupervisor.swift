@@ -11,7 +11,7 @@ nonisolated(unsafe) private var childEnded: [Int32] = [-1, -1]
 /// spawning (as the registering account in system mode), stopping and continuing process groups, SIGTERM then
 /// SIGKILL, reaping — and keeps each client's record and process in the store after every change.
 public final class ProcessSupervisor: ClientActivation {
-    private var lifecycle: AppLifecycle
+    var lifecycle: AppLifecycle
     private var processes: [ClientKey: ProcessIdentity] = [:]
     /// Processes found alive after a daemon restart: not our children, so watched through /proc, not waitpid.
     private var adopted: Set<ClientKey> = []
@@ -23,6 +23,8 @@ public final class ProcessSupervisor: ClientActivation {
     /// from their client's app, which is the new process's now.
     private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
     private var saved: [ClientKey: AppTable.Row] = [:]
+    /// The connection each running background fetch was told on (`BackgroundFetchSupervision.swift`).
+    var fetchToldOn: [ClientKey: ToldConnection] = [:]
     private weak var daemon: Daemon?
     private let logDirectory: String?
     private let logger: Logger
@@ -41,7 +43,7 @@ public final class ProcessSupervisor: ClientActivation {
 
     static func name(_ key: ClientKey) -> String { "\(key.uid):\(key.clientID)" }
 
-    private func key(_ name: String) -> ClientKey {
+    func key(_ name: String) -> ClientKey {
         let colon = name.firstIndex(of: ":")!
         return ClientKey(uid: UInt32(name[..<colon])!, clientID: String(name[name.index(after: colon)...]))
     }
@@ -228,6 +230,7 @@ public final class ProcessSupervisor: ClientActivation {
             }
         }
         perform(lifecycle.advance(to: now))
+        sendFetchNotices()
         persist()
     }
 
@@ -235,7 +238,7 @@ public final class ProcessSupervisor: ClientActivation {
         for (client, process) in processes where lifecycle.apps[Self.name(client)]?.state == .suspended { control.send(.thaw, to: process) }
     }
 
-    private func perform(_ actions: [LifecycleAction]) {
+    func perform(_ actions: [LifecycleAction]) {
         for action in actions {
             switch action {
             case .launch(let name, let reason): launch(key(name), reason)
@@ -246,6 +249,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
                 daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
+            case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }
     }
@@ -279,7 +283,7 @@ public final class ProcessSupervisor: ClientActivation {
         }
     }
 
-    private func launchCommand(_ client: ClientKey) -> [String]? {
+    func launchCommand(_ client: ClientKey) -> [String]? {
         (try? daemon?.store.queue.read { db in try AppTable.launchCommand(db, client) }) ?? nil
     }
 
@@ -295,7 +299,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     /// Writes every record that changed since the last write, in one transaction.
-    private func persist() {
+    func persist() {
         guard let daemon else { return }
         var current: [ClientKey: AppTable.Row] = [:]
         for (name, record) in lifecycle.apps {
@@ -340,6 +344,7 @@ public final class ProcessSupervisor: ClientActivation {
         if let reason = app.lastLaunchReason { fields["lastLaunchReason"] = reason.rawValue }
         if let exit = app.lastExit { fields["lastExit"] = exit.description }
         if app.state == .crashLoop, let at = app.relaunchAt { fields["backoff"] = max(0, at - now) }
+        if let fetch = app.fetch { fields["backgroundFetch"] = Self.fetchStatus(fetch, at: now) }
         return fields
     }
 
@@ -351,6 +356,11 @@ public final class ProcessSupervisor: ClientActivation {
         persist()
         return ["task": task, "budgetLeft": lifecycle.budgetLeft(name, at: now) ?? NSNull()]
     }
+
+    // For the extensions in files of their own.
+    var now: Timestamp { clock() }
+    var log: Logger { logger }
+    var owner: Daemon? { daemon }
 
     public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any] {
         let name = Self.name(client)

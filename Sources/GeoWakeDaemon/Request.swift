@@ -38,6 +38,7 @@ extension Daemon {
         .merging(regionOperations) { a, _ in a }
         .merging(overviewOperations) { a, _ in a }
         .merging(backgroundTaskOperations) { a, _ in a }
+        .merging(backgroundFetchOperations) { a, _ in a }
 
     func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {

@@ -8,9 +8,10 @@ import Glibc
 /// A launched or thawed client runs on a budget; background tasks extend it to at most
 /// `backgroundTaskLimit` after the launch or thaw, with a warning `expirationWarning` before the end; when
 /// its last task ends it is suspended at once, when time runs out with a task still open it is terminated.
+/// Background fetches (`AppLifecycleFetch.swift`) launch or thaw a client on a schedule of its own.
 public struct AppLifecycle: Sendable {
     public var settings: LifecycleSettings
-    public private(set) var apps: [String: AppRecord] = [:]
+    public internal(set) var apps: [String: AppRecord] = [:]
 
     public init(settings: LifecycleSettings = LifecycleSettings()) {
         self.settings = settings
@@ -78,7 +79,7 @@ public struct AppLifecycle: Sendable {
     public mutating func replacedByUser(_ client: String, at now: Timestamp) -> Bool {
         guard var app = apps[client], [.background, .suspended, .terminating].contains(app.state) else { return false }
         defer { apps[client] = app }
-        clearBackground(&app)
+        clearBackground(&app, at: now)
         app.state = .running
         app.startedAt = now
         app.lastUsed = now
@@ -117,7 +118,7 @@ public struct AppLifecycle: Sendable {
         defer { apps[client] = app }
         let byDaemon = app.state == .terminating
         app.lastExit = exit
-        clearBackground(&app)
+        clearBackground(&app, at: now)
         app.killAt = nil
         app.state = .notRunning
         if app.disabled { return [] }
@@ -221,11 +222,11 @@ public struct AppLifecycle: Sendable {
                 continue
             }
         }
-        return actions
+        return actions + startDueFetches(at: now)
     }
 
     public var nextDeadline: Timestamp? {
-        apps.values.compactMap { app -> Timestamp? in
+        let lifecycle = apps.values.compactMap { app -> Timestamp? in
             switch app.state {
             case .background:
                 guard let end = backgroundEnd(app) else { return nil }
@@ -234,7 +235,8 @@ public struct AppLifecycle: Sendable {
             case .crashLoop: return app.pendingReason == nil ? nil : app.relaunchAt
             case .notRunning, .running, .suspended: return nil
             }
-        }.min()
+        }
+        return (lifecycle + fetchDeadlines).min()
     }
 
     /// Seconds of background time left, for `geowake status`; nil when not on a budget.
@@ -243,13 +245,17 @@ public struct AppLifecycle: Sendable {
         return max(0, end - now)
     }
 
+    /// When its background time ends: the budget (extended by events), or a running fetch's own budget, or with open
+    /// tasks the task limit; nil while a background mode keeps it running.
     func backgroundEnd(_ app: AppRecord) -> Timestamp? {
         if app.usesLocationInBackground { return nil }
-        if !app.openTasks.isEmpty, let since = app.backgroundSince { return since + settings.backgroundTaskLimit }
-        return app.budgetEnds
+        if !app.openTasks.isEmpty, let since = app.backgroundSince {
+            return max(since + settings.backgroundTaskLimit, app.fetch?.runsUntil ?? since)
+        }
+        return [app.budgetEnds, app.fetch?.runsUntil].compactMap { $0 }.max()
     }
 
-    private mutating func launch(_ app: inout AppRecord, _ client: String, _ reason: LaunchReason,
+    mutating func launch(_ app: inout AppRecord, _ client: String, _ reason: LaunchReason,
                                  at now: Timestamp) -> [LifecycleAction] {
         app.pendingReason = nil
         app.relaunchAt = nil
@@ -259,7 +265,7 @@ public struct AppLifecycle: Sendable {
         return [.launch(client: client, reason: reason)]
     }
 
-    private func enterBackground(_ app: inout AppRecord, at now: Timestamp) {
+    func enterBackground(_ app: inout AppRecord, at now: Timestamp) {
         app.state = .background
         app.backgroundSince = now
         app.budgetEnds = now + settings.budget
@@ -268,16 +274,18 @@ public struct AppLifecycle: Sendable {
         app.warned = false
     }
 
-    private func clearBackground(_ app: inout AppRecord) {
+    /// Leaving the background ends a fetch still running without its result: it counts as failed.
+    func clearBackground(_ app: inout AppRecord, at now: Timestamp) {
+        if app.fetch?.isRunning == true { app.fetch!.finish(.failed, at: now) }
         app.backgroundSince = nil
         app.budgetEnds = nil
         app.openTasks = []
         app.warned = false
     }
 
-    private mutating func suspend(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+    mutating func suspend(_ client: String, at now: Timestamp) -> [LifecycleAction] {
         if apps[client]!.options.exitsOnSuspend { return terminate(client, at: now) }
-        clearBackground(&apps[client]!)
+        clearBackground(&apps[client]!, at: now)
         apps[client]!.state = .suspended
         apps[client]!.lastUsed = apps[client]!.lastUsed ?? now
         var actions: [LifecycleAction] = [.suspend(client: client)]
@@ -289,8 +297,8 @@ public struct AppLifecycle: Sendable {
         return actions
     }
 
-    private mutating func terminate(_ client: String, at now: Timestamp) -> [LifecycleAction] {
-        clearBackground(&apps[client]!)
+    mutating func terminate(_ client: String, at now: Timestamp) -> [LifecycleAction] {
+        clearBackground(&apps[client]!, at: now)
         apps[client]!.state = .terminating
         apps[client]!.killAt = now + settings.terminationGrace
         return [.terminate(client: client)]

@@ -27,6 +27,8 @@ public enum LifecycleAction: Hashable, Sendable {
     case expirationWarning(client: String)
     case terminate(client: String)
     case kill(client: String)
+    /// Tell the client to perform its background fetch now (at once when connected, else once it registers).
+    case fetch(client: String)
 }
 
 /// Per-client settings, stored with the registration.
@@ -82,6 +84,8 @@ public struct LifecycleSettings: Hashable, Sendable {
     /// The first crash-loop backoff, doubled per further crash up to `maxBackoff`.
     public var backoff: Double = 2
     public var maxBackoff: Double = 300
+    /// A background fetch's own background time: its result is due within it.
+    public var fetchBudget: Double = 30
 
     public init() {}
 }
@@ -115,6 +119,8 @@ public struct AppRecord: Hashable, Sendable, Codable {
     /// An event that arrived while the client could not be launched yet.
     public var pendingReason: LaunchReason?
     public var lastUsed: Timestamp?
+    /// Its background fetch schedule; nil when it asked for none. Optional, so records stored before it read nil.
+    public var fetch: BackgroundFetchSchedule?
 
     public init(options: ClientOptions) {
         self.options = options

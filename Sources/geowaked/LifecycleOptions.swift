@@ -10,11 +10,12 @@ struct LifecycleOptions: ParsableArguments {
     @Option(help: "Above this many suspended clients the least recently used is terminated.") var maxSuspended: Int = 8
     @Option(help: "An unclean exit this soon after a launch counts as a crash.") var crashWindow: Double = 10
     @Option(help: "The first backoff after repeated crashes, doubled per further crash.") var crashBackoff: Double = 2
+    @Option(help: "Background time a client launched or woken for a background fetch has to report its result.") var fetchBudget: Double = 30
 
     func settings() throws -> LifecycleSettings {
         for (name, value) in [("--budget", budget), ("--background-task-limit", backgroundTaskLimit),
                               ("--expiration-warning", expirationWarning), ("--termination-grace", terminationGrace),
-                              ("--crash-window", crashWindow), ("--crash-backoff", crashBackoff)] {
+                              ("--crash-window", crashWindow), ("--crash-backoff", crashBackoff), ("--fetch-budget", fetchBudget)] {
             guard value.isFinite, value >= 0 else { throw ValidationError("\(name) must be a number of seconds >= 0, not \(value)") }
         }
         guard maxSuspended >= 0 else { throw ValidationError("--max-suspended must be >= 0, not \(maxSuspended)") }
@@ -26,6 +27,7 @@ struct LifecycleOptions: ParsableArguments {
         settings.maxSuspended = maxSuspended
         settings.crashWindow = crashWindow
         settings.backoff = crashBackoff
+        settings.fetchBudget = fetchBudget
         return settings
     }
 }

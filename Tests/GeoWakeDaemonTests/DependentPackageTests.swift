@@ -2,8 +2,11 @@ import Foundation
 import Testing
 
 /// A subscriber's own package, depending on GeoWake as README says (with `traits: []`): it resolves none of the
-/// daemon's dependencies, builds with `import GeoWake` alone, and hears a real daemon.
+/// daemon's dependencies nor the documentation plugin, builds with `import GeoWake` alone, and hears a real daemon.
 @Suite(.serialized) struct DependentPackageTests {
+    /// The package's name is its clone's directory name (`main`, a worktree's name, CI's folder).
+    static let packageName = DaemonProcess.root.split(separator: "/").last.map(String.init) ?? "geowake"
+
     static let manifest = """
         // swift-tools-version: 6.1
         import PackageDescription
@@ -11,7 +14,7 @@ import Testing
         let package = Package(
             name: "VanTracker",
             dependencies: [.package(path: "\(DaemonProcess.root)", traits: [])],
-            targets: [.executableTarget(name: "VanTracker", dependencies: [.product(name: "GeoWake", package: "main")])]
+            targets: [.executableTarget(name: "VanTracker", dependencies: [.product(name: "GeoWake", package: "\(packageName)")])]
         )
         """
 
@@ -60,7 +63,8 @@ import Testing
 
         let dependencies = try Self.run(["swift", "package", "show-dependencies", "--format", "flatlist"], in: package)
         #expect(dependencies.status == 0, "\(dependencies.output)")
-        for name in ["grdb", "swift-service-lifecycle", "swift-argument-parser", "swift-log", "swift-async-algorithms"] {
+        for name in ["grdb", "swift-service-lifecycle", "swift-argument-parser", "swift-log", "swift-async-algorithms",
+                     "swift-docc-plugin", "swift-docc-symbolkit"] {
             #expect(!dependencies.output.lowercased().contains(name), "\(name) is resolved: \(dependencies.output)")
         }
         let build = try Self.run(["swift", "build"], in: package)

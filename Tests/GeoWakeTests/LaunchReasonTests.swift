@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func aReasonFromANewerDaemonIsKeptAndNoneMeansStartedByHand() {
-        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": "fetch"]) == .other("fetch"))
+        #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": "processing"]) == .other("processing"))
         #expect(LaunchReason(environment: ["GEOWAKE_LAUNCH_REASON": ""]) == nil)
         #expect(LaunchReason.significantChange.rawValue == "significant-change")
     }

@@ -20,6 +20,7 @@ final class ProtocolPeer: Sendable {
         var lastRegister: JSONValue?
         var openTasks: Set<Int> = []
         var nextTask = 1
+        var fetchRequests: [JSONValue] = []
     }
     private let state = Mutex(State())
 
@@ -49,6 +50,8 @@ final class ProtocolPeer: Sendable {
     var registers: Int { state.withLock { $0.registers } }
     var lastRegister: JSONValue? { state.withLock { $0.lastRegister } }
     var openTasks: Set<Int> { state.withLock { $0.openTasks } }
+    /// The `setBackgroundFetch` and `completeBackgroundFetch` requests received, in order.
+    var fetchRequests: [JSONValue] { state.withLock { $0.fetchRequests } }
 
     /// Sends a server message that is neither a reply nor an event (e.g. `expiring`).
     func notice(_ line: String) {
@@ -143,6 +146,13 @@ final class ProtocolPeer: Sendable {
                     let task = request["task"]?.int ?? 0
                     _ = state.withLock { $0.openTasks.remove(task) }
                     send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":{}}"#)
+                case "setBackgroundFetch", "completeBackgroundFetch":
+                    // A fixed schedule: a minimum of 900 s, stretched to 1,800 s by a noData.
+                    state.withLock { $0.fetchRequests.append(request) }
+                    let schedule = op == "completeBackgroundFetch"
+                        ? #"{"minimumInterval":900,"interval":1800,"nextIn":1800,"running":false,"fetches":1,"lastResult":"noData"}"#
+                        : request["minimumInterval"] == .null ? "{}" : #"{"minimumInterval":900,"interval":900,"nextIn":900,"running":false,"fetches":0}"#
+                    send(fd, #"{"type":"reply","id":\#(id),"ok":true,"result":\#(schedule)}"#)
                 default:
                     send(fd, #"{"type":"reply","id":\#(id),"ok":false,"error":{"code":"unknownOp","message":"no \#(op)"}}"#)
                 }

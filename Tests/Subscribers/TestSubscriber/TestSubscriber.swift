@@ -14,7 +14,8 @@ import GeoWakeCore
 /// exits 3 when launched by the daemon; `--begin-task` opens a background task when launched, whose expiration
 /// handler appends an `expired` line and ends it (`--ignore-expiration`: leaves it open). `--stamp` adds the
 /// CLOCK_MONOTONIC second at which each handler began (`handledAt`), and a line with the seconds just before
-/// subscribing and once subscribed (`subscribing`, `subscribedAt`), for Benchmarks/wake.sh.
+/// subscribing and once subscribed (`subscribing`, `subscribedAt`), for Benchmarks/wake.sh. `--fetch SECONDS` asks for
+/// background fetches (`Fetching.swift`, `--fetch-results`).
 @main
 struct TestSubscriber {
     static func main() async {
@@ -32,6 +33,8 @@ struct TestSubscriber {
         }
         let regions = option("--regions")
         let rangedUUID = option("--range")
+        let fetchInterval = option("--fetch").flatMap(Double.init)
+        let fetchResults = option("--fetch-results")
         let crashAfter = option("--crash-after").flatMap(Int.init)
         let exitAfter = option("--exit-after").flatMap(Int.init)
         let standard = flag("--standard"), significant = flag("--significant"), slow = flag("--slow")
@@ -51,6 +54,10 @@ struct TestSubscriber {
                 options: LaunchOptions(relaunchAfterForceQuit: !noForceQuitRelaunch, locationInBackground: locationBackground,
                                        bluetoothInBackground: bluetoothBackground, exitsOnSuspend: exitsOnSuspend))
             if relaunch { append(startedLine(manager.launchReason), to: output) }
+            if let fetchInterval {
+                try await Fetching.start(manager, interval: fetchInterval, results: fetchResults, output: output,
+                                         outputPath: arguments[1])
+            }
             if crashOnLaunch && manager.launchReason != nil { exit(3) }
             if beginTask && manager.launchReason != nil {
                 let box = TaskBox()
@@ -125,6 +132,7 @@ struct TestSubscriber {
         case .region: fields["reason"] = "region"
         case .visit: fields["reason"] = "visit"
         case .beacon: fields["reason"] = "beacon"
+        case .fetch: fields["reason"] = "fetch"
         case .other(let value): fields["reason"] = .string(value)
         }
         if let file = fopen("/proc/self/status", "r") {

@@ -1,0 +1,60 @@
+import Foundation
+import GeoWakeCore
+import GeoWakeProtocol
+import ProcessLifecycle
+
+/// The launcher's side of background fetch: the decisions are `AppLifecycle`'s (`AppLifecycleFetch.swift`); here they
+/// are stored and the `fetch` messages sent.
+extension ProcessSupervisor {
+    public func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: Any] {
+        // A fetch launches the client when it is not running: without a command it never could.
+        if minimumInterval != nil, launchCommand(client) == nil {
+            throw ProtocolError.badRequest("background fetch launches the client: register it with \"launch\" first")
+        }
+        let now = self.now
+        let schedule = lifecycle.setBackgroundFetch(Self.name(client), minimumInterval: minimumInterval, at: now)
+        persist()
+        return schedule.map { Self.fetchStatus($0, at: now) } ?? [:]
+    }
+
+    public func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: Any] {
+        let name = Self.name(client), now = self.now
+        guard let actions = lifecycle.completeBackgroundFetch(name, result, at: now) else {
+            throw ProtocolError(.noFetch, "no background fetch of \(client.clientID) is running")
+        }
+        perform(actions)
+        persist()
+        log.info("background fetch ended", metadata: ["client": "\(client.clientID)", "result": "\(result.rawValue)"])
+        return lifecycle.apps[name]?.fetch.map { Self.fetchStatus($0, at: now) } ?? [:]
+    }
+
+    /// `{"type":"fetch","budgetLeft":S}` on each registered connection of a client whose fetch runs, once per
+    /// connection: a thawed or background process at the end of the turn its fetch began, a launched one after its
+    /// `register` reply (this runs after the turn's requests), a reconnected one again.
+    func sendFetchNotices() {
+        fetchToldOn = fetchToldOn.filter { lifecycle.apps[Self.name($0.key)]?.fetch?.isRunning == true }
+        guard let daemon = owner else { return }
+        let now = self.now
+        for (name, app) in lifecycle.apps where app.fetch?.isRunning == true {
+            let client = key(name)
+            guard let connection = daemon.connection(for: client), fetchToldOn[client]?.connection !== connection else { continue }
+            let left = lifecycle.budgetLeft(name, at: now) ?? 0
+            connection.send(Array("{\"type\":\"fetch\",\"budgetLeft\":\(left)}\n".utf8))
+            fetchToldOn[client] = ToldConnection(connection: connection)
+        }
+    }
+
+    /// The schedule as `status` and the fetch replies show it.
+    static func fetchStatus(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> [String: Any] {
+        var fields: [String: Any] = ["minimumInterval": fetch.minimumInterval, "interval": fetch.interval,
+                                     "running": fetch.isRunning, "fetches": fetch.started]
+        if !fetch.isRunning { fields["nextIn"] = max(0, fetch.due - now) }
+        if let result = fetch.lastResult { fields["lastResult"] = result.rawValue }
+        return fields
+    }
+}
+
+/// The connection a fetch was told on, held weakly: a closed one, even if a new one takes its address, was not told.
+struct ToldConnection {
+    weak var connection: Connection?
+}
