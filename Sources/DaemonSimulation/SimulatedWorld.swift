@@ -4,6 +4,7 @@ import GeoWakeDaemon
 import GeoWakeProtocol
 import Logging
 import ProcessLifecycle
+import Synchronization
 
 /// One seed's world: a real daemon (its store a real SQLite file, its subscribers on real socket pairs) run turn by
 /// turn on a simulated clock, with a simulated process table and simulated subscriber apps around it.
@@ -44,9 +45,26 @@ final class SimulatedWorld {
         pace = SeededRandom(seed: UInt64(scenario.fixes.count) &* 7919 &+ UInt64(scenario.start))
         clock = SimulatedClock(wallAtStart: Timestamp(secondsSince1970: scenario.start))
         try scenario.gpsdJSON.write(toFile: tracePath, atomically: false, encoding: .utf8)
+        SimulatedDisk.writeFile(storePath, try Self.emptyStore(in: directory))
         for client in scenario.clients {
             models[client.id] = ClientModel(client, expected: try ReplayOracle.expectedEvents(
                 trace: tracePath, client: client, rules: .init()))
+        }
+    }
+
+    /// A store with every migration applied, made once per process: each seed starts from a copy of it instead of
+    /// migrating a new file (the daemon's start then takes the next epoch as on any restart).
+    private static let template = Mutex<[UInt8]?>(nil)
+
+    private static func emptyStore(in directory: String) throws -> [UInt8] {
+        try template.withLock { template in
+            if let template { return template }
+            let path = directory + "/template.sqlite"
+            do { _ = try DaemonStore(path: path) }
+            let bytes = SimulatedDisk.readFile(path) ?? []
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+            template = bytes
+            return bytes
         }
     }
 

@@ -36,9 +36,10 @@ enum AppTable {
 
     static func save(_ db: Database, _ key: ClientKey, _ row: Row) throws {
         let record = String(decoding: try JSONEncoder().encode(row.record), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO app (uid, clientID, gid, record, pid, startTime) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [key.uid, key.clientID, row.gid, record, row.process.map { Int64($0.pid) },
-                                   row.process.map { Int64($0.startTime) }])
+        // A cached statement: the supervisor saves a record at every change of an app's state.
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO app (uid, clientID, gid, record, pid, startTime) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [key.uid, key.clientID, row.gid, record, row.process.map { Int64($0.pid) },
+                                 row.process.map { Int64($0.startTime) }])
     }
 
     static func delete(_ db: Database, _ key: ClientKey) throws {
@@ -47,7 +48,7 @@ enum AppTable {
 
     /// The stored launch command, nil when the client registered none.
     static func launchCommand(_ db: Database, _ key: ClientKey) throws -> [String]? {
-        guard let json = try String.fetchOne(db, sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?",
+        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),
                                              arguments: [key.uid, key.clientID]) else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
     }
