@@ -33,7 +33,7 @@ extension Daemon {
         deferredAcks = []
         if requests.count == 1 {
             let request = requests[0]
-            reply(request.connection, id: request.id, Self.result { try Self.operations["ack"]!(self, request) })
+            reply(request.connection, id: request.id, Self.result { try ack(request) })
             return
         }
         var results: [Result<[String: Any], ProtocolError>] = []

@@ -2,13 +2,12 @@ import Foundation
 
 /// beginBackgroundTask / endBackgroundTask: a launched or thawed client asks for more time than its budget.
 extension Daemon {
-    nonisolated(unsafe) static let backgroundTaskOperations: [String: Operation] = [
-        "beginBackgroundTask": { daemon, request in
-            try daemon.activation.beginBackgroundTask(try request.client())
-        },
-        "endBackgroundTask": { daemon, request in
-            let client = try request.client()
-            return try daemon.activation.endBackgroundTask(client, Int(try request.integer("task")))
-        },
-    ]
+    func beginBackgroundTask(_ request: Request) throws -> [String: Any] {
+        try activation.beginBackgroundTask(try request.client())
+    }
+
+    func endBackgroundTask(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        return try activation.endBackgroundTask(client, Int(try request.integer("task")))
+    }
 }

@@ -6,64 +6,37 @@ import JSONLines
 import GeoWakeProtocol
 
 /// Beacon regions in monitor, stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
-/// startRangingBeacons and stopRangingBeacons. Each region op splits its beacon regions from its geographic ones
-/// and hands the latter to the geographic op unchanged, so geographic regions work exactly as before.
+/// startRangingBeacons and stopRangingBeacons. `monitor` and `stopMonitoring` split their beacon regions from their
+/// geographic ones and hand the latter to the geographic op unchanged, so geographic regions work exactly as before.
 extension Daemon {
-    nonisolated(unsafe) static let beaconOperations: [String: Operation] = [
-        "monitor": { daemon, request in try daemon.monitorBeacons(request) },
-        "stopMonitoring": { daemon, request in try daemon.stopMonitoringBeacons(request) },
-        "regionState": { daemon, request in
-            let client = try request.client()
-            if let monitored = daemon.beacons.subscriptions.region(client, try request.string("region")) {
-                return daemon.describe(monitored)
-            }
-            return try regionOperations["regionState"]!(daemon, request)
-        },
-        "startRangingBeacons": { daemon, request in
-            let client = try request.client()
-            let constraint = try constraint(request)
-            try daemon.storeWrite { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO beaconRanging (uid, clientID, constraintKey, uuid, major, minor) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [client.uid, client.clientID, constraint.key, constraint.uuid.description,
-                                           constraint.major.map { Int($0) }, constraint.minor.map { Int($0) }])
-            }
-            daemon.beacons.subscriptions.startRanging(constraint, for: client)
-            return [:]
-        },
-        "stopRangingBeacons": { daemon, request in
-            let client = try request.client()
-            let constraint = try constraint(request)
-            try daemon.storeWrite { db in
-                try db.execute(sql: "DELETE FROM beaconRanging WHERE uid = ? AND clientID = ? AND constraintKey = ?",
-                               arguments: [client.uid, client.clientID, constraint.key])
-            }
-            daemon.beacons.subscriptions.stopRanging(constraint, for: client)
-            return [:]
-        },
-        "list": { daemon, request in
-            try daemon.addingBeacons(to: try overviewOperations["list"]!(daemon, request), of: try request.client(), request)
-        },
-        "subscriptions": { daemon, request in
-            try daemon.addingBeacons(to: try overviewOperations["subscriptions"]!(daemon, request), of: try daemon.existingClient(request), request)
-        },
-        "clients": { daemon, request in
-            var result = try overviewOperations["clients"]!(daemon, request)
-            result["clients"] = daemon.addingBeacons(to: result["clients"], uid: request.connection.uid)
-            return result
-        },
-        "status": { daemon, request in
-            var result = try overviewOperations["status"]!(daemon, request)
-            result["clients"] = daemon.addingBeacons(to: result["clients"], uid: request.connection.uid)
-            if let source = daemon.beacons.source { result["beaconSource"] = daemon.beaconSourceStatus(source) }
-            return result
-        },
-        "unregister": { daemon, request in
-            let client = try request.client()
-            try daemon.storeWrite { db in try deleteBeacons(db, of: client) }
-            daemon.beacons.subscriptions.removeAll(of: client)
-            return try sessionOperations["unregister"]!(daemon, request)
-        },
-    ]
+    func startRangingBeacons(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        let constraint = try Self.constraint(request)
+        try storeWrite { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO beaconRanging (uid, clientID, constraintKey, uuid, major, minor) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [client.uid, client.clientID, constraint.key, constraint.uuid.description,
+                                       constraint.major.map { Int($0) }, constraint.minor.map { Int($0) }])
+        }
+        beacons.subscriptions.startRanging(constraint, for: client)
+        return [:]
+    }
+
+    func stopRangingBeacons(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        let constraint = try Self.constraint(request)
+        try storeWrite { db in
+            try db.execute(sql: "DELETE FROM beaconRanging WHERE uid = ? AND clientID = ? AND constraintKey = ?",
+                           arguments: [client.uid, client.clientID, constraint.key])
+        }
+        beacons.subscriptions.stopRanging(constraint, for: client)
+        return [:]
+    }
+
+    /// `unregister`'s beacon part: the client's beacon regions and ranging go with it.
+    func forgetBeacons(of client: ClientKey) throws(ProtocolError) {
+        try storeWrite { db in try Self.deleteBeacons(db, of: client) }
+        beacons.subscriptions.removeAll(of: client)
+    }
 
     /// A constraint from `uuid` and optional `major`, `minor`.
     static func constraint(_ request: Request) throws(ProtocolError) -> BeaconSubscriptions.Constraint {
@@ -81,7 +54,8 @@ extension Daemon {
         return BeaconSubscriptions.Constraint(uuid: uuid, major: try part("major"), minor: try part("minor"))
     }
 
-    private func monitorBeacons(_ request: Request) throws -> [String: Any] {
+    /// `monitor`: beacon regions here, geographic ones through `monitorRegions`.
+    func monitor(_ request: Request) throws -> [String: Any] {
         let client = try request.client()
         let (request, unchanged) = try withoutUnchangedFeatures(request, of: client)
         var result = try monitorNewFeatures(request, of: client)
@@ -146,7 +120,7 @@ extension Daemon {
 
     private func monitorNewFeatures(_ request: Request, of client: ClientKey) throws -> [String: Any] {
         guard let (features, texts) = try requestedFeatures(request) else {
-            return try Self.regionOperations["monitor"]!(self, request)   // its own error for a malformed request
+            return try monitorRegions(request)   // its own error for a malformed request
         }
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic: [Any] = []
@@ -177,14 +151,14 @@ extension Daemon {
                 throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
             }
         }
-        if beaconRegions.isEmpty { return try Self.regionOperations["monitor"]!(self, request) }
+        if beaconRegions.isEmpty { return try monitorRegions(request) }
         // The geographic part goes on with the request's other fields (region rules); `features: []` only sets rules.
         var geographicFields = request.fields
         geographicFields["features"] = geographic
         geographicFields["file"] = nil   // read already: its beacon features are split off above
         var geographicRequest = Request(id: request.id, op: request.op, fields: geographicFields, connection: request.connection)
         geographicRequest.featureTexts = texts == nil ? nil : geographicTexts
-        let added = try Self.regionOperations["monitor"]!(self, geographicRequest)["added"] as? Int ?? 0
+        let added = try monitorRegions(geographicRequest)["added"] as? Int ?? 0
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
         }
@@ -201,18 +175,19 @@ extension Daemon {
         return ["added": added + beaconRegions.count]
     }
 
-    private func stopMonitoringBeacons(_ request: Request) throws -> [String: Any] {
+    /// `stopMonitoring`: beacon regions here, geographic ones through `stopMonitoringRegions`.
+    func stopMonitoring(_ request: Request) throws -> [String: Any] {
         let client = try request.client()
-        guard let ids = request.fields["regions"] as? [String] else { return try Self.regionOperations["stopMonitoring"]!(self, request) }
+        guard let ids = request.fields["regions"] as? [String] else { return try stopMonitoringRegions(request) }
         let beaconIDs = ids.filter { beacons.subscriptions.region(client, $0) != nil }
-        guard !beaconIDs.isEmpty else { return try Self.regionOperations["stopMonitoring"]!(self, request) }
+        guard !beaconIDs.isEmpty else { return try stopMonitoringRegions(request) }
         for id in ids where beacons.subscriptions.region(client, id) == nil && regions.entry(client, id) == nil {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
         let geographic = ids.filter { beacons.subscriptions.region(client, $0) == nil }
         if !geographic.isEmpty {
             let geographicRequest = Request(id: request.id, op: request.op, fields: ["regions": geographic], connection: request.connection)
-            _ = try Self.regionOperations["stopMonitoring"]!(self, geographicRequest)
+            _ = try stopMonitoringRegions(geographicRequest)
         }
         let now = beacons.lastSighting?.time ?? clock.wall()
         var events: [(ClientKey, LaunchReason?, String)] = []
@@ -245,7 +220,7 @@ extension Daemon {
 
     /// `list` / `subscriptions` with beacon regions among the regions (by id, byte order) and one `ranging`
     /// subscription per constraint.
-    private func addingBeacons(to result: [String: Any], of client: ClientKey, _ request: Request) throws(ProtocolError) -> [String: Any] {
+    func addingBeacons(to result: [String: Any], of client: ClientKey, _ request: Request) throws(ProtocolError) -> [String: Any] {
         var result = result
         var subscriptions = result["subscriptions"] as? [[String: Any]] ?? []
         if beacons.subscriptions.count(of: client) > 0, !subscriptions.contains(where: { $0["kind"] as? String == "regions" }) {
@@ -299,7 +274,7 @@ extension Daemon {
     }
 
     /// `clients` entries counting beacon regions among the regions, with `ranging` among the subscriptions.
-    private func addingBeacons(to clients: Any?, uid: UInt32) -> [[String: Any]] {
+    func addingBeacons(to clients: Any?, uid: UInt32) -> [[String: Any]] {
         (clients as? [[String: Any]] ?? []).map { entry in
             guard let id = entry["client"] as? String else { return entry }
             let client = ClientKey(uid: uid, clientID: id)
@@ -314,7 +289,7 @@ extension Daemon {
         }
     }
 
-    private func beaconSourceStatus(_ source: BeaconSource) -> [String: Any] {
+    func beaconSourceStatus(_ source: BeaconSource) -> [String: Any] {
         var status: [String: Any] = ["description": source.description, "state": beacons.state]
         if let message = beacons.message, beacons.state != "running", beacons.state != "idle" { status["message"] = message }
         if let sighting = beacons.lastSighting {

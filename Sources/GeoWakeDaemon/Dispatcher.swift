@@ -129,9 +129,6 @@ extension Daemon {
         }
     }
 
-    /// The requests that make a client need fixes.
-    static let subscribingOps: Set<String> = ["startStandard", "startSignificant", "startVisits", "monitor"]
-
     /// A client that subscribes after the trace was replayed to its end (a subscriber started again, or a daemon
     /// restarted on a finished trace) hears so at once, once per connection, instead of waiting in silence.
     func subscribed(_ client: ClientKey, on connection: Connection) {

@@ -4,40 +4,52 @@ import GRDB
 
 /// list, status, clients, subscriptions, disable, enable: each sees only the caller uid's clients.
 extension Daemon {
-    nonisolated(unsafe) static let overviewOperations: [String: Operation] = [
-        "list": { daemon, request in daemon.subscriptions(of: try request.client()) },
-        "subscriptions": { daemon, request in
-            daemon.subscriptions(of: try daemon.existingClient(request))
-        },
-        "clients": { daemon, request in ["clients": try daemon.clients(of: request.connection.uid)] },
-        "status": { daemon, request in
-            var source: [String: Any] = ["description": daemon.source?.description ?? daemon.live?.description ?? "none", "state": daemon.sourceStateDescription]
-            if let fix = daemon.lastFix {
-                var last: [String: Any] = ["lat": fix.coordinate.latitude, "lon": fix.coordinate.longitude]
-                if let time = fix.time { last["time"] = iso8601(time) }
-                if let accuracy = fix.horizontalAccuracy { last["hAcc"] = accuracy }
-                source["lastFix"] = last
-            }
-            return ["source": source, "clients": try daemon.clients(of: request.connection.uid)]
-        },
-        "disable": { daemon, request in
-            let client = try daemon.existingClient(request)
-            try daemon.storeWrite { db in
-                try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-            }
-            if let connection = daemon.connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
-            daemon.activation.disabled(client)
-            return [:]
-        },
-        "enable": { daemon, request in
-            let client = try daemon.existingClient(request)
-            try daemon.storeWrite { db in
-                try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-            }
-            daemon.activation.enabled(client)
-            return [:]
-        },
-    ]
+    func list(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        return try addingBeacons(to: subscriptions(of: client), of: client, request)
+    }
+
+    func subscriptions(_ request: Request) throws -> [String: Any] {
+        let client = try existingClient(request)
+        return try addingBeacons(to: subscriptions(of: client), of: client, request)
+    }
+
+    func clients(_ request: Request) throws -> [String: Any] {
+        ["clients": addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid)]
+    }
+
+    func status(_ request: Request) throws -> [String: Any] {
+        var source: [String: Any] = ["description": self.source?.description ?? live?.description ?? "none", "state": sourceStateDescription]
+        if let fix = lastFix {
+            var last: [String: Any] = ["lat": fix.coordinate.latitude, "lon": fix.coordinate.longitude]
+            if let time = fix.time { last["time"] = Self.iso8601(time) }
+            if let accuracy = fix.horizontalAccuracy { last["hAcc"] = accuracy }
+            source["lastFix"] = last
+        }
+        var result: [String: Any] = ["source": source,
+                                     "clients": addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid)]
+        if let beaconSource = beacons.source { result["beaconSource"] = beaconSourceStatus(beaconSource) }
+        return result
+    }
+
+    func disable(_ request: Request) throws -> [String: Any] {
+        let client = try existingClient(request)
+        try storeWrite { db in
+            try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+        }
+        if let connection = connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
+        activation.disabled(client)
+        return [:]
+    }
+
+    func enable(_ request: Request) throws -> [String: Any] {
+        let client = try existingClient(request)
+        try storeWrite { db in
+            try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
+        }
+        activation.enabled(client)
+        return [:]
+    }
 
     func existingClient(_ request: Request) throws(ProtocolError) -> ClientKey {
         let key = ClientKey(uid: request.connection.uid, clientID: try request.string("client"))

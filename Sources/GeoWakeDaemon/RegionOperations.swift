@@ -6,43 +6,43 @@ import GRDB
 import CPeerFiles
 import GeoWakeProtocol
 
-/// monitor, stopMonitoring, regionState.
+/// monitor, stopMonitoring, regionState of geographic regions (`BeaconOperations` splits off the beacon ones).
 extension Daemon {
     static let maximumRegionsPerClient = 10_000
 
-    nonisolated(unsafe) static let regionOperations: [String: Operation] = [
-        "monitor": { daemon, request in try daemon.monitor(request) },
-        "stopMonitoring": { daemon, request in
-            let client = try request.client()
-            guard let ids = request.fields["regions"] as? [String] else { throw ProtocolError.badRequest("\"regions\" must be an array of strings") }
-            for id in ids where daemon.regions.entry(client, id) == nil {
-                throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
-            }
-            let now = daemon.lastFix?.time ?? daemon.clock.wall()
-            var events: [(ClientKey, LaunchReason?, String)] = []
+    func stopMonitoringRegions(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        guard let ids = request.fields["regions"] as? [String] else { throw ProtocolError.badRequest("\"regions\" must be an array of strings") }
+        for id in ids where regions.entry(client, id) == nil {
+            throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
+        }
+        let now = lastFix?.time ?? clock.wall()
+        var events: [(ClientKey, LaunchReason?, String)] = []
+        for id in ids {
+            guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
+            events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
+        }
+        try storeWrite { db in
             for id in ids {
-                guard let (entry, exit) = daemon.regions.remove(client, id, at: now) else { continue }
-                events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
+                try db.execute(sql: "DELETE FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
+                               arguments: [client.uid, client.clientID, id])
             }
-            try daemon.storeWrite { db in
-                for id in ids {
-                    try db.execute(sql: "DELETE FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                   arguments: [client.uid, client.clientID, id])
-                }
-                try daemon.enqueue(db, events, now: now)
-            }
-            daemon.notify(events)
-            return ["removed": ids]
-        },
-        "regionState": { daemon, request in
-            let client = try request.client()
-            let id = try request.string("region")
-            guard let entry = daemon.regions.entry(client, id) else {
-                throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
-            }
-            return daemon.describe(entry)
-        },
-    ]
+            try enqueue(db, events, now: now)
+        }
+        notify(events)
+        return ["removed": ids]
+    }
+
+    /// A beacon region's state, else a geographic one's.
+    func regionState(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        let id = try request.string("region")
+        if let monitored = beacons.subscriptions.region(client, id) { return describe(monitored) }
+        guard let entry = regions.entry(client, id) else {
+            throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
+        }
+        return describe(entry)
+    }
 
     func describe(_ entry: SharedRegions.Entry) -> [String: Any] {
         var result: [String: Any] = ["region": entry.regionID, "state": entry.state.rawValue]
@@ -57,7 +57,7 @@ extension Daemon {
         return String(decoding: writer.bytes.dropFirst(6).dropLast(), as: UTF8.self)
     }
 
-    private func monitor(_ request: Request) throws(ProtocolError) -> [String: Any] {
+    func monitorRegions(_ request: Request) throws(ProtocolError) -> [String: Any] {
         let client = try request.client()
         let rules = try ClientRegionRules(request: request.fields)
         let features: [Any]

@@ -29,17 +29,6 @@ struct Request {
 }
 
 extension Daemon {
-    typealias Operation = (Daemon, Request) throws -> [String: Any]
-
-    /// Every op by name; new ops (e.g. the launcher's background tasks) add an entry from their own file.
-    nonisolated(unsafe) static var operations: [String: Operation] = beaconOperations   // first: it wraps the region ops
-        .merging(sessionOperations) { a, _ in a }
-        .merging(serviceOperations) { a, _ in a }
-        .merging(regionOperations) { a, _ in a }
-        .merging(overviewOperations) { a, _ in a }
-        .merging(backgroundTaskOperations) { a, _ in a }
-        .merging(backgroundFetchOperations) { a, _ in a }
-
     func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
             reply(connection, id: nil, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
@@ -51,24 +40,24 @@ extension Daemon {
             return
         }
         var request = Request(id: id, op: op, fields: object, connection: connection)
-        if op == "monitor" { request.featureTexts = FeatureTexts.ofRequest(Array(line)) }
-        guard let operation = Self.operations[op] else {
+        if op == Operation.monitor.rawValue { request.featureTexts = FeatureTexts.ofRequest(Array(line)) }
+        guard let operation = Operation(rawValue: op) else {
             reply(connection, id: id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
             return
         }
-        if op != "hello" && !connection.saidHello {
+        if operation != .hello && !connection.saidHello {
             reply(connection, id: id, .failure(ProtocolError("helloRequired", "send hello first")))
             return
         }
-        if op == "ack" {
+        if operation == .ack {
             deferredAcks.append(request)
             return
         }
         applyDeferredAcks()
-        let result = Self.result { try operation(self, request) }
+        let result = Self.result { try perform(operation, request) }
         reply(connection, id: id, result)
-        if op == "register", connection.client != nil { connection.outboxMayHaveMore = true }
-        if case .success = result, Self.subscribingOps.contains(op), let client = connection.client { subscribed(client, on: connection) }
+        if operation == .register, connection.client != nil { connection.outboxMayHaveMore = true }
+        if case .success = result, operation.subscribes, let client = connection.client { subscribed(client, on: connection) }
     }
 
     /// An operation's outcome as its reply: a protocol error as itself, anything else as `internal`.

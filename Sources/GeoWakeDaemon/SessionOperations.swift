@@ -7,34 +7,37 @@ import GeoWakeProtocol
 extension Daemon {
     static let maximumClientsPerUID = 1000
 
-    nonisolated(unsafe) static let sessionOperations: [String: Operation] = [
-        "hello": { daemon, request in
-            guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
-            let version = try request.integer("protocol")
-            guard version == Int64(protocolVersion) else {
-                throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(protocolVersion), not \(version)", closes: true)
-            }
-            request.connection.saidHello = true
-            return ["protocol": protocolVersion, "uid": request.connection.uid]
-        },
-        "register": { daemon, request in try daemon.register(request) },
-        "unregister": { daemon, request in
-            let client = try request.client()
-            try daemon.storeWrite { db in
-                for table in ["outbox", "region", "subscription", "client"] {
-                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
-                }
-            }
-            daemon.regions.removeAll(of: client, at: daemon.clock.wall())
-            daemon.services.removeAll(of: client)
-            request.connection.client = nil
-            daemon.activation.unregistered(client)
-            return [:]
-        },
-        "ack": { daemon, request in try daemon.storeWrite(synced: false) { db in try daemon.acknowledge(request, db) } },
-    ]
+    func hello(_ request: Request) throws -> [String: Any] {
+        guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
+        let version = try request.integer("protocol")
+        guard version == Int64(Self.protocolVersion) else {
+            throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
+        }
+        request.connection.saidHello = true
+        return ["protocol": Self.protocolVersion, "uid": request.connection.uid]
+    }
 
-    private func register(_ request: Request) throws(ProtocolError) -> [String: Any] {
+    /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
+    func unregister(_ request: Request) throws -> [String: Any] {
+        let client = try request.client()
+        try forgetBeacons(of: client)
+        try storeWrite { db in
+            for table in ["outbox", "region", "subscription", "client"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
+            }
+        }
+        regions.removeAll(of: client, at: clock.wall())
+        services.removeAll(of: client)
+        request.connection.client = nil
+        activation.unregistered(client)
+        return [:]
+    }
+
+    func ack(_ request: Request) throws -> [String: Any] {
+        try storeWrite(synced: false) { db in try acknowledge(request, db) }
+    }
+
+    func register(_ request: Request) throws(ProtocolError) -> [String: Any] {
         guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
         let clientID = try request.string("client")
         let allowed = clientID.utf8.allSatisfy { $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == 46 || $0 == 95 || $0 == 45) }
