@@ -26,6 +26,8 @@ final class SimulatedProcesses: ProcessControl {
     private var nextPID: pid_t = 10_000
     /// Launches in order, for the digest of a run.
     private(set) var launches = 0
+    /// Where a replayed seed tells what the daemon does to processes.
+    var narrate: ((String) -> Void)?
 
     func validate(_ command: LaunchCommand, for uid: UInt32) throws(LaunchCommandError) {
         guard let path = command.arguments.first else { throw .noArguments }
@@ -34,6 +36,7 @@ final class SimulatedProcesses: ProcessControl {
 
     func spawn(_ request: LaunchRequest) throws(LaunchError) -> ProcessIdentity {
         launches += 1
+        narrate?("daemon launches \(request.command.arguments.last ?? "?") for \(request.reason?.rawValue ?? "no reason")")
         return start(clientID: request.command.arguments.last ?? "", launched: true, reason: request.reason)
     }
 
@@ -53,6 +56,7 @@ final class SimulatedProcesses: ProcessControl {
 
     @discardableResult
     func send(_ signal: ProcessSignal, to process: ProcessIdentity) -> Bool {
+        narrate?("daemon sends \(signal) to pid \(process.pid)\(isAlive(process) ? "" : ", which is gone")")
         guard isAlive(process) else { return false }
         switch signal {
         case .suspend: table[process.pid]!.state = .stopped

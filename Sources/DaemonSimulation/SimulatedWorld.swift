@@ -30,7 +30,9 @@ final class SimulatedWorld {
     private let logger = Logger(label: "geowake-simulate") { _ in SwiftLogNoOpLogHandler() }
     private(set) var daemonStarts = 0
     /// Where a replayed seed tells what happens inside a step.
-    var narrate: ((String) -> Void)?
+    var narrate: ((String) -> Void)? {
+        didSet { processes.narrate = narrate }
+    }
     /// How many events each app handles in a turn (none while busy): events and acks are then in flight when a
     /// fault lands.
     private var pace: SeededRandom

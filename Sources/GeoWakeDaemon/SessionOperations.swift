@@ -83,6 +83,10 @@ extension Daemon {
             }
             registered.client = nil
             registered.closed = true
+        } else if launchedFor == nil {
+            // A launched instance that is not connected (stopped across a daemon restart before it reconnected, or
+            // not yet connected) is ended too: the user's process is the client now, not a second one beside it.
+            _ = activation.takeOver(key)
         }
         try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
         let result: [String: Any] = try storeWrite { db in
