@@ -58,10 +58,11 @@ public struct Simulation {
         for client in scenario.clients where !world.processes.living.contains(where: { $0.clientID == client.id && !$0.launched }) {
             world.startByHand(client.id)
         }
-        for _ in 0..<(scenario.fixes.count / 10 + 8) {
-            world.clock.advance(by: 10)
-            try world.settle(turns: 12)
-        }
+        // A turn to connect and start the source, then past the trace's end at once: the daemon takes every fix due,
+        // a turn each, then everything settles.
+        try world.run(turns: 2)
+        world.clock.advance(by: Double(scenario.fixes.count) + 60)
+        try world.settle(turns: scenario.fixes.count + 10)
         if let failure = world.violations.first ?? world.incomplete.first { return outcome(failure, at: steps + 1) }
         world.stopDaemon()
         note("stop: SIGTERM")
