@@ -11,6 +11,7 @@ final class SimulatedSubscriber {
     /// The simulator's end of the socket pair; the daemon serves the other end.
     private(set) var fd: Int32
     private var input: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var nextID = 1
     /// The library's memory of what user code handled in this process: it outlives the connection, as a
     /// `LocationManager` reconnecting after a daemon restart keeps it.
@@ -67,7 +68,6 @@ final class SimulatedSubscriber {
     @discardableResult
     func read() -> Bool {
         guard fd >= 0 else { return false }
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 {
