@@ -5,7 +5,7 @@ import Geofencing
 import RegionIndex
 
 /// `geowake fleet worker`: holds its fair share of the partitions (by lease), runs every device of them
-/// through region monitoring, publishes the events with de-duplication ids, and checkpoints each partition
+/// through the fleet's services (region monitoring on its assigned sets, standard, significant, visits), publishes the events with de-duplication ids, and checkpoints each partition
 /// after its events are acknowledged. After any failed publish it goes back to its partitions' checkpoints
 /// and re-processes: the events stream drops what it already holds, so nothing is published twice.
 public final class FleetWorker {
@@ -13,22 +13,23 @@ public final class FleetWorker {
         public var workerID: String
         public var layout: FleetLayout
         public var timing: FleetTiming
-        public var configuration: RegionMonitorConfiguration
+        public var services: FleetServices
+        /// The set of every device while no assignments say otherwise.
         public var regionSet: String
         /// Stop once input was read and none came for this many milliseconds (benchmarks, tests).
         public var exitWhenIdle: Int64?
-        /// Regions loaded by the worker itself, in place of the region set: for sets larger than a
-        /// key-value entry can be (the server's max_payload, 64 MB at most), as in the 1M-region benchmark.
+        /// Regions loaded by the worker itself, in place of the set `regionSet` (no live changes then): the
+        /// benchmarks load their sets once per worker this way.
         public var localRegions: RegionIndex?
         /// Take no partition before this many workers are alive (benchmarks: each starts with its share).
         public var minimumWorkers = 1
 
         public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
-                    configuration: RegionMonitorConfiguration, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
+                    services: FleetServices, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
             self.workerID = workerID
             self.layout = layout
             self.timing = timing
-            self.configuration = configuration
+            self.services = services
             self.regionSet = regionSet
             self.exitWhenIdle = exitWhenIdle
         }
@@ -47,6 +48,7 @@ public final class FleetWorker {
     private let leases: PartitionLeases
     private let checkpoints: KeyValueBucket
     private let regionSets: RegionSets
+    private let assignments: KeyValueBucket
     private let log: @Sendable (String) -> Void
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
@@ -61,6 +63,7 @@ public final class FleetWorker {
         leases = try PartitionLeases(servers: servers, workerID: options.workerID, layout: options.layout, timing: options.timing)
         checkpoints = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: options.layout.replicas)
         regionSets = try RegionSets(connection, replicas: options.layout.replicas)
+        assignments = try FleetAssignments.bucket(connection, replicas: options.layout.replicas)
         failuresSeen = connection.failureCount
     }
 
@@ -140,9 +143,8 @@ public final class FleetWorker {
     private func start(_ partition: Int) throws {
         let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
         let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
-        let regions = try regionsIndex(checkpoint.regionSets[options.regionSet, default: 0])
-        let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
-                                   checkpoint: checkpoint, regions: regions)
+        let state = try PartitionState(partition: partition, services: options.services, defaultSet: options.regionSet,
+                                       checkpoint: checkpoint, sources: sources)
         let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
         owned[partition] = Owned(state: state, subscription: subscription, checkpointRevision: entry?.revision, lastInput: now())
         log("partition \(partition) acquired from sequence \(checkpoint.sequence + 1) (\(checkpoint.devices.count) devices)")
@@ -161,8 +163,7 @@ public final class FleetWorker {
                 let applyStart = WorkerStatistics.now()
                 statistics.natsNanoseconds += applyStart - fetchStart
                 try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
-                                     regionsAt: regionsIndex,
-                                     emit: publish)
+                                     sources: sources, emit: publish)
                 let end = WorkerStatistics.now()
                 statistics.busyNanoseconds += end - fetchStart
                 if statistics.firstMessage == nil { statistics.firstMessage = fetchStart }
@@ -181,8 +182,11 @@ public final class FleetWorker {
         return processed
     }
 
-    private func regionsIndex(_ revision: UInt64) throws -> RegionIndex {
-        try options.localRegions ?? regionSets.index(options.regionSet, revision: revision)
+    private var sources: PartitionSources {
+        PartitionSources(regions: { [options, regionSets] set, revision in
+            if set == options.regionSet, let local = options.localRegions { return local }
+            return try regionSets.index(set, revision: revision)
+        }, assignments: { [assignments] revision in try FleetAssignments.read(assignments, revision: revision) })
     }
 
     private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {

@@ -4,6 +4,8 @@ enum InputSubject: Equatable {
     case fix(device: String)
     /// `geowake.in.P.regions`: a region set changed; the payload says which revision.
     case regions
+    /// `geowake.in.P.assignments`: the assignment of region sets to devices changed.
+    case assignments
     case unknown
 
     init(_ subject: String) {
@@ -17,6 +19,7 @@ enum InputSubject: Equatable {
         case ("owntracks", 6) where !tokens[4].isEmpty && !tokens[5].isEmpty:
             self = .fix(device: tokens[3...].joined(separator: "."))
         case ("regions", 4): self = .regions
+        case ("assignments", 4): self = .assignments
         default: self = .unknown
         }
     }
