@@ -11,5 +11,10 @@ public struct FleetTiming: Sendable {
     /// The events stream's de-duplication window: a re-published event is dropped if its first copy is younger.
     public var duplicateWindow: Int64 = 120_000
 
+    /// Messages asked for in one pull request of a partition consumer (acknowledged together, by the last).
+    public var fetchBatch = 4096
+    /// Messages read from one partition before the worker turns to the next.
+    public var readPerRound = 16_384
+
     public init() {}
 }

@@ -78,6 +78,18 @@ public final class NATSConnection {
         try check(status, "publishing to \(subject)")
     }
 
+    /// As above, with subject and id as C strings the caller builds in place (a worker's events: no string
+    /// allocated per event).
+    func publishAsync(subject: UnsafePointer<CChar>, _ payload: UnsafeRawBufferPointer,
+                      messageID: UnsafePointer<CChar>) throws(NATSError) {
+        var options = jsPubOptions()
+        jsPubOptions_Init(&options)
+        options.MaxWait = 5000
+        options.MsgId = messageID
+        let status = js_PublishAsync(jetStream, subject, payload.baseAddress, Int32(payload.count), &options)
+        try check(status, "publishing to \(String(cString: subject))")
+    }
+
     /// Waits until every asynchronous publish is acknowledged or failed; false when some failed since `failuresBefore`
     /// or did not complete within the timeout.
     func completePublishes(timeoutMilliseconds: Int64, failuresBefore: Int) -> Bool {

@@ -76,12 +76,12 @@ struct PartitionState {
 
     /// Applies one input message. A message at or before the state's sequence was applied already (a
     /// redelivery) and is skipped.
-    mutating func apply(sequence: UInt64, subject: String, payload: UnsafeRawBufferPointer,
+    mutating func apply(sequence: UInt64, subject: UnsafeBufferPointer<UInt8>, payload: UnsafeRawBufferPointer,
                         sources: PartitionSources, emit: Emit) throws {
         guard sequence > self.sequence else { return }
         self.sequence = sequence
         counts.messages += 1
-        switch InputSubject(subject) {
+        switch InputSubject(bytes: subject) {
         case .fix(let device):
             switch DevicePayload.read(payload) {
             case .fix(let fix): try feed(fix, device: device, sources: sources, emit: emit)
@@ -103,13 +103,16 @@ struct PartitionState {
             try reassign(sources: sources, emit: emit)
         case .unknown:
             counts.unknownSubject += 1
-            problems.append("sequence \(sequence): unknown subject \(subject)")
+            problems.append("sequence \(sequence): unknown subject \(String(decoding: subject, as: UTF8.self))")
         }
     }
 
-    /// For tests: a payload in an array.
+    /// For tests: subject and payload as values.
     mutating func apply(sequence: UInt64, subject: String, payload: [UInt8], sources: PartitionSources, emit: Emit) throws {
-        try payload.withUnsafeBytes { try apply(sequence: sequence, subject: subject, payload: $0, sources: sources, emit: emit) }
+        let subject = Array(subject.utf8)
+        try subject.withUnsafeBufferPointer { subject in
+            try payload.withUnsafeBytes { try apply(sequence: sequence, subject: subject, payload: $0, sources: sources, emit: emit) }
+        }
     }
 
     private mutating func feed(_ fix: Fix, device: String, sources: PartitionSources, emit: Emit) throws {

@@ -1,3 +1,4 @@
+import CNATS
 import Foundation
 import GeoWakeCore
 import Geofencing
@@ -132,5 +133,23 @@ import Traces
         #expect(InputSubject("geowake.in.3.owntracks.alice.phone") == .fix(device: "owntracks.alice.phone"))
         #expect(InputSubject("geowake.in.3.fix.van-1") == .fix(device: "van-1"))
         #expect(InputSubject("geowake.in.3.weird") == .unknown)
+        let bytes = { (subject: String) in Array(subject.utf8).withUnsafeBufferPointer { InputSubject(bytes: $0) } }
+        for subject in ["geowake.in.3.fix.van-1", "geowake.in.3.owntracks.alice.phone", "geowake.in.12.regions",
+                        "geowake.in.0.assignments", "geowake.in.3.fix.a.b", "geowake.in.x.fix.van", "geowake.in.3.fix.",
+                        "geowake.in.3", "other.in.3.fix.van", "geowake.in.3.weird"] {
+            #expect(bytes(subject) == InputSubject(subject), "\(subject)")
+        }
+    }
+
+    @Test("The stream sequence is read from a JetStream reply subject, with or without domain and account hash (the worker checks it against the metadata call on every batch's first message)")
+    func streamSequenceFromReply() throws {
+        for (reply, sequence) in [("$JS.ACK.GEOWAKE_FIXES.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345)),
+                                  ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777)] {
+            #expect(nats_Open(-1) == NATS_OK, "the library is set up before a message is made outside a connection")
+            var message: OpaquePointer?
+            #expect(natsMsg_Create(&message, "geowake.in.0.fix.van", reply, "{}", 2) == NATS_OK)
+            defer { natsMsg_Destroy(message) }
+            #expect(try PartitionSubscription.streamSequence(message!) == sequence)
+        }
     }
 }
