@@ -114,6 +114,9 @@ public final class FleetWorker {
     /// and its events are dropped by the events stream as duplicates.
     private func restartFromCheckpoints() throws {
         owned.removeAll()
+        // What is still in flight settles first (stored, or failed by its 5 s wait): re-sent events must not
+        // race copies of later ones still on their way.
+        _ = connection.completePublishes(timeoutMilliseconds: 6000, failuresBefore: 0)
         failuresSeen = connection.failureCount
         for partition in leases.held { try start(partition) }
     }
@@ -201,6 +204,11 @@ public final class FleetWorker {
         let start = WorkerStatistics.now()
         defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
         statistics.events += 1
+        // Once a publish has failed (or the connection dropped, losing what was in flight), publishing later
+        // events only widens the gap a re-send then fills out of order: stop, and go back to the checkpoints.
+        guard connection.failureCount == failuresSeen else {
+            throw FleetError("an event publish failed or the connection dropped; re-processing from the checkpoints")
+        }
         try address.with(device: device, sequence: sequence, index: index) { subject, id in
             try line.withUnsafeBytes { bytes in try connection.publishAsync(subject: subject, bytes, messageID: id) }
         }

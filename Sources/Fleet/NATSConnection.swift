@@ -30,11 +30,18 @@ public final class NATSConnection {
         try check(natsOptions_SetReconnectWait(options, 100), "setting the reconnect wait")
         try check(natsOptions_SetReconnectBufSize(options, 64 << 20), "setting the reconnect buffer")
         try check(natsOptions_SetTimeout(options, 2000), "setting the connect timeout")
+        // A dropped connection loses what was written to it and not yet acknowledged: it counts as a failure,
+        // so that publishers re-send and workers go back to their checkpoints at once, not 5 s later.
+        let failures = PublishFailures()
+        publishFailures = failures
+        try check(natsOptions_SetDisconnectedCB(options, { _, closure in
+            guard let closure else { return }
+            Unmanaged<PublishFailures>.fromOpaque(closure).takeUnretainedValue().count.add(1, ordering: .relaxed)
+        // Retained for the library: its callback thread may run the handler after this connection is gone.
+        }, Unmanaged.passRetained(failures).toOpaque()), "setting the disconnect handler")
         var connection: OpaquePointer?
         try check(natsConnection_Connect(&connection, options), "connecting to \(servers.joined(separator: ","))")
         self.connection = connection!
-        let failures = PublishFailures()
-        publishFailures = failures
         var jsOptions = jsOptions()
         jsOptions_Init(&jsOptions)
         jsOptions.Wait = 10_000

@@ -142,4 +142,18 @@ import TestSupport
         #expect(ChunkManifest.tag(of: content) != ChunkManifest.tag(of: content.dropLast() + [UInt8(ascii: "y")]))
         #expect(manifest.key("city", 2) == "city.chunk.\(manifest.tag).2")
     }
+
+    @Test("A publisher's window whose publishes failed before flush was called is not taken as stored: flush sends it again and, nothing ever storing it, throws instead of returning")
+    func publisherCountsFailuresFromTheWindowStart() async throws {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection, giveUpAfterMilliseconds: 2000)
+        // No stream takes this subject: JetStream answers each publish "no responders", counted as a failure.
+        for i in 0..<10 { try publisher.publish(payload: Array("{}".utf8), subject: "nowhere.\(i)", id: "nowhere:\(i)") }
+        let counted = await eventually(within: .seconds(5)) { connection.failureCount == 10 }
+        #expect(counted, "the failures were reported before flush")
+        #expect(throws: FleetError.self) { try publisher.flush() }
+        #expect(publisher.published == 0 && publisher.resent == 10)
+    }
 }
