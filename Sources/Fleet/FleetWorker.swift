@@ -75,6 +75,7 @@ public final class FleetWorker {
         leases.startRenewing(log: log)
         var nextTick: Int64 = 0
         var nextCheckpoint = now() + options.timing.checkpointInterval
+        var earliestCheckpoint: Int64 = 0
         var restartAt: Int64?
         let started = WorkerStatistics.now()
         while !stop() {
@@ -90,9 +91,14 @@ public final class FleetWorker {
                     nextTick = t + options.timing.leaseRenewal
                 }
                 let processed = try readInput()
-                if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                if t >= earliestCheckpoint, t >= nextCheckpoint
+                    || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                    let start = now()
                     try checkpointAll()
-                    nextCheckpoint = now() + options.timing.checkpointInterval
+                    let end = now()
+                    let timing = options.timing
+                    earliestCheckpoint = start + min(timing.checkpointIntervalLimit, (end - start) * timing.checkpointCostFactor)
+                    nextCheckpoint = max(start + timing.checkpointInterval, earliestCheckpoint)
                 }
                 if processed == 0 {
                     if let idle = options.exitWhenIdle, !owned.isEmpty,
