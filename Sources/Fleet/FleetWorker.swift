@@ -160,7 +160,8 @@ public final class FleetWorker {
         log("partition \(partition) acquired from sequence \(checkpoint.sequence + 1) (\(checkpoint.devices.count) devices)")
     }
 
-    /// Reads what is waiting, a bounded number of fetched batches per partition so none starves the others.
+    /// Reads what is waiting, at most `readPerRound` messages or 100 ms per partition, so none starves the
+    /// others and lease rounds and checkpoints come between.
     private func readInput() throws -> Int {
         var processed = 0
         let sources = self.sources
@@ -168,7 +169,9 @@ public final class FleetWorker {
             guard var part = owned.removeValue(forKey: partition) else { continue }
             defer { owned[partition] = part }
             var batch = 0
-            while batch < options.timing.readPerRound {
+            let roundStart = WorkerStatistics.now()
+            // Bounded in time too: leases are taken over and checkpoints written between rounds.
+            while batch < options.timing.readPerRound, WorkerStatistics.now() - roundStart < 100_000_000 {
                 let fetchStart = WorkerStatistics.now()
                 var applied: Int64 = 0
                 let count = try part.subscription.read(batch: options.timing.fetchBatch, timeoutMilliseconds: 1) { message in
