@@ -77,7 +77,8 @@ public final class FleetWorker {
         var nextCheckpoint = now() + options.timing.checkpointInterval
         var earliestCheckpoint: Int64 = 0
         var restartAt: Int64?
-        let started = WorkerStatistics.now()
+        // Idle time counts from the start, or from the last restart (re-creating consumers on a busy server takes seconds).
+        var restarted = WorkerStatistics.now()
         while !stop() {
             do {
                 let t = now()
@@ -85,6 +86,7 @@ public final class FleetWorker {
                     guard t >= due else { usleep(50_000); continue }
                     try restartFromCheckpoints()
                     restartAt = nil
+                    restarted = WorkerStatistics.now()
                 }
                 if t >= nextTick {
                     try leaseTick()
@@ -102,7 +104,7 @@ public final class FleetWorker {
                 }
                 if processed == 0 {
                     if let idle = options.exitWhenIdle, !owned.isEmpty,
-                       WorkerStatistics.now() - max(started, statistics.lastMessage) > idle * 1_000_000 { break }
+                       WorkerStatistics.now() - max(restarted, statistics.lastMessage) > idle * 1_000_000 { break }
                     usleep(2000)
                 }
             } catch {

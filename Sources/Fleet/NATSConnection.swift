@@ -46,6 +46,9 @@ public final class NATSConnection {
         jsOptions_Init(&jsOptions)
         jsOptions.Wait = 10_000
         jsOptions.PublishAsync.MaxPending = 16384
+        // A full window waits for acknowledgements (back-pressure from a busy server) rather than failing
+        // after the default 200 ms: at 100,000 devices each failure sent a worker back to its checkpoints.
+        jsOptions.PublishAsync.StallWait = 10_000
         jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passUnretained(failures).toOpaque()
         jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
             guard let closure else { return }
