@@ -77,8 +77,8 @@ public final class FleetWorker {
         var nextCheckpoint = now() + options.timing.checkpointInterval
         var earliestCheckpoint: Int64 = 0
         var restartAt: Int64?
-        // Idle time counts from the start, or from the last restart (re-creating consumers on a busy server takes seconds).
-        var restarted = WorkerStatistics.now()
+        // Idle time counts from the last message, restart or checkpoint (each can take seconds on a busy server).
+        var lastWork = WorkerStatistics.now()
         while !stop() {
             do {
                 let t = now()
@@ -86,7 +86,7 @@ public final class FleetWorker {
                     guard t >= due else { usleep(50_000); continue }
                     try restartFromCheckpoints()
                     restartAt = nil
-                    restarted = WorkerStatistics.now()
+                    lastWork = WorkerStatistics.now()
                 }
                 if t >= nextTick {
                     try leaseTick()
@@ -98,13 +98,14 @@ public final class FleetWorker {
                     let start = now()
                     try checkpointAll()
                     let end = now()
+                    lastWork = max(lastWork, WorkerStatistics.now())
                     let timing = options.timing
                     earliestCheckpoint = start + min(timing.checkpointIntervalLimit, (end - start) * timing.checkpointCostFactor)
                     nextCheckpoint = max(start + timing.checkpointInterval, earliestCheckpoint)
                 }
                 if processed == 0 {
                     if let idle = options.exitWhenIdle, !owned.isEmpty,
-                       WorkerStatistics.now() - max(restarted, statistics.lastMessage) > idle * 1_000_000 { break }
+                       WorkerStatistics.now() - max(lastWork, statistics.lastMessage) > idle * 1_000_000 { break }
                     usleep(2000)
                 }
             } catch {
