@@ -8,7 +8,8 @@
 #   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
 #   Benchmarks/fleet.sh
 # Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
-# sentences, 136 fixes), WORKERS ("1 2"). docs/fleet.md has the figures (DEVICES=1000 at 1M regions).
+# sentences, 136 fixes), WORKERS ("1 2"). docs/fleet.md has the figures (DEVICES=1000 at 1M regions;
+# DEVICES=100000 FIXES=10 for 100,000 devices, whose first fixes alone give 7.8M events at 100k regions).
 # One JSON line per run, also appended to $BENCH_DIR/results/fleet.jsonl: fixes/s per worker and together, the
 # share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
 # duplicated (a device's events must equal `geowake replay` of its fixes), and memory per tracked device

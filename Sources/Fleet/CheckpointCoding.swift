@@ -1,10 +1,12 @@
 import GeoWakeCore
 import Geofencing
+import LocationServices
 
 /// The checkpoint's bytes: a flat little-endian layout written and read field by field. JSONEncoder took
 /// more than half a worker's time at 10,000 devices (every device's snapshot, every second).
 extension PartitionCheckpoint {
-    static let magic: [UInt8] = Array("GWC1".utf8)
+    /// GWC2: every service of a device and the assignments' revision (GWC1 held one region monitor per device).
+    static let magic: [UInt8] = Array("GWC2".utf8)
 
     func encoded() -> [UInt8] {
         var out = CheckpointWriter()
@@ -15,6 +17,7 @@ extension PartitionCheckpoint {
             out.string(name)
             out.integer(revision)
         }
+        out.integer(assignmentsRevision)
         for count in [counts.messages, counts.fixes, counts.malformed, counts.notAFix, counts.withoutTime, counts.outOfOrder,
                       counts.unknownSubject, counts.events] {
             out.integer(UInt64(bitPattern: Int64(count)))
@@ -22,21 +25,31 @@ extension PartitionCheckpoint {
         out.integer(UInt64(devices.count))
         for device in devices {
             out.string(device.id)
-            out.lastFix(device.monitor.lastFix)
-            out.integer(UInt64(device.monitor.regions.count))
-            for record in device.monitor.regions {
-                out.string(record.id)
-                out.time(record.insideSince)
-                out.time(record.changeDue)
-                out.time(record.dwellDue)
+            out.time(device.lastTime)
+            out.integer(UInt64(device.regionSets.count))
+            for set in device.regionSets {
+                out.string(set.set)
+                out.lastFix(set.monitor.lastFix)
+                out.integer(UInt64(set.monitor.regions.count))
+                for record in set.monitor.regions {
+                    out.string(record.id)
+                    out.time(record.insideSince)
+                    out.time(record.changeDue)
+                    out.time(record.dwellDue)
+                }
             }
+            out.memory(device.standard)
+            out.memory(device.significant)
+            out.visits(device.visits)
         }
         return out.bytes
     }
 
     static func decoded(_ bytes: [UInt8]) throws -> PartitionCheckpoint {
         var input = CheckpointReader(bytes: bytes)
-        guard Array(bytes.prefix(4)) == magic else { throw FleetError("a checkpoint of another format") }
+        guard Array(bytes.prefix(4)) == magic else {
+            throw FleetError("a checkpoint of another format (\(String(decoding: bytes.prefix(4), as: UTF8.self)), not GWC2): drain the fleet and delete the partition.* checkpoints")
+        }
         input.offset = 4
         var checkpoint = PartitionCheckpoint()
         checkpoint.sequence = try input.integer()
@@ -44,6 +57,7 @@ extension PartitionCheckpoint {
             let name = try input.string()
             checkpoint.regionSets[name] = try input.integer()
         }
+        checkpoint.assignmentsRevision = try input.integer()
         var counts = try (0..<8).map { _ in Int(Int64(bitPattern: try input.integer())) }
         (checkpoint.counts.messages, checkpoint.counts.fixes, checkpoint.counts.malformed, checkpoint.counts.notAFix) =
             (counts[0], counts[1], counts[2], counts[3])
@@ -52,13 +66,20 @@ extension PartitionCheckpoint {
         counts.removeAll()
         for _ in 0..<(try input.count()) {
             let id = try input.string()
-            let lastFix = try input.lastFix()
-            var records: [RegionMonitorSnapshot.RegionRecord] = []
+            let lastTime = try input.time()
+            var sets: [DeviceSnapshot.SetSnapshot] = []
             for _ in 0..<(try input.count()) {
-                records.append(RegionMonitorSnapshot.RegionRecord(id: try input.string(), insideSince: try input.time(),
-                                                                  changeDue: try input.time(), dwellDue: try input.time()))
+                let set = try input.string()
+                let lastFix = try input.lastFix()
+                var records: [RegionMonitorSnapshot.RegionRecord] = []
+                for _ in 0..<(try input.count()) {
+                    records.append(RegionMonitorSnapshot.RegionRecord(id: try input.string(), insideSince: try input.time(),
+                                                                      changeDue: try input.time(), dwellDue: try input.time()))
+                }
+                sets.append(DeviceSnapshot.SetSnapshot(set: set, monitor: RegionMonitorSnapshot(regions: records, lastFix: lastFix)))
             }
-            checkpoint.devices.append(Device(id: id, monitor: RegionMonitorSnapshot(regions: records, lastFix: lastFix)))
+            checkpoint.devices.append(DeviceSnapshot(id: id, lastTime: lastTime, regionSets: sets, standard: try input.memory(),
+                                                     significant: try input.memory(), visits: try input.visits()))
         }
         return checkpoint
     }
@@ -86,6 +107,31 @@ private struct CheckpointWriter {
     mutating func optional(_ value: Double?) {
         bytes.append(value == nil ? 0 : 1)
         if let value { double(value) }
+    }
+
+    mutating func memory(_ memory: ReportMemory?) {
+        bytes.append(memory == nil ? 0 : 1)
+        guard let memory else { return }
+        optional(memory.latitude)
+        optional(memory.longitude)
+        time(memory.at)
+        time(memory.lastSeen)
+    }
+
+    mutating func visits(_ memory: VisitDetector.Memory?) {
+        bytes.append(memory == nil ? 0 : 1)
+        guard let memory else { return }
+        time(memory.lastSeen)
+        bytes.append(memory.stay == nil ? 0 : 1)
+        guard let stay = memory.stay else { return }
+        double(stay.anchorLatitude)
+        double(stay.anchorLongitude)
+        time(stay.arrival)
+        time(stay.lastInside)
+        double(stay.latitudeOffsets)
+        double(stay.longitudeOffsets)
+        integer(UInt64(bitPattern: Int64(stay.count)))
+        bytes.append(stay.hasArrived ? 1 : 0)
     }
 
     mutating func lastFix(_ fix: RegionMonitorSnapshot.LastFix?) {
@@ -140,6 +186,24 @@ private struct CheckpointReader {
 
     mutating func optional() throws -> Double? {
         try flag() ? Double(bitPattern: try integer()) : nil
+    }
+
+    mutating func memory() throws -> ReportMemory? {
+        guard try flag() else { return nil }
+        return ReportMemory(latitude: try optional(), longitude: try optional(), at: try time(), lastSeen: try time())
+    }
+
+    mutating func visits() throws -> VisitDetector.Memory? {
+        guard try flag() else { return nil }
+        let lastSeen = try time()
+        guard try flag() else { return VisitDetector.Memory(stay: nil, lastSeen: lastSeen) }
+        let latitude = Double(bitPattern: try integer()), longitude = Double(bitPattern: try integer())
+        guard let arrival = try time(), let lastInside = try time() else { throw FleetError("a checkpoint with a stay without times") }
+        let stay = VisitDetector.Memory.Stay(anchorLatitude: latitude, anchorLongitude: longitude, arrival: arrival,
+                                             lastInside: lastInside, latitudeOffsets: Double(bitPattern: try integer()),
+                                             longitudeOffsets: Double(bitPattern: try integer()),
+                                             count: Int(Int64(bitPattern: try integer())), hasArrived: try flag())
+        return VisitDetector.Memory(stay: stay, lastSeen: lastSeen)
     }
 
     mutating func lastFix() throws -> RegionMonitorSnapshot.LastFix? {

@@ -16,6 +16,7 @@ public struct FleetLayout: Sendable, Equatable {
     public static let leasesBucket = "geowake-leases"
     public static let checkpointsBucket = "geowake-checkpoints"
     public static let regionsBucket = "geowake-regions"
+    public static let assignmentsBucket = "geowake-assignments"
 
     /// Where devices publish: `geowake.fix.DEVICE`; MQTT `owntracks/USER/DEVICE` arrives as `owntracks.USER.DEVICE`.
     public static func fixSubject(device: String) -> String { "geowake.fix.\(device)" }
@@ -24,6 +25,8 @@ public struct FleetLayout: Sendable, Equatable {
     public static func partitionFilter(_ partition: Int) -> String { "geowake.in.\(partition).>" }
     /// A region set's change, written into every partition so that it lands at one place in each device's input.
     public static func regionsMarkerSubject(partition: Int) -> String { "geowake.in.\(partition).regions" }
+    /// The assignments' change, written into every partition like a region set's.
+    public static func assignmentsMarkerSubject(partition: Int) -> String { "geowake.in.\(partition).assignments" }
     public static func eventSubject(device: String) -> String { "geowake.event.\(device)" }
     public static let eventsStreamSubject = "geowake.event.>"
 

@@ -7,14 +7,20 @@ import JSONLines
 public final class FleetPublisher {
     private let connection: NATSConnection
     private var window: [(subject: String, id: String, payload: [UInt8])] = []
+    /// The connection's failure count when the window's first message was published: a failure counted
+    /// after it belongs to this window, even one counted before `flush` is called.
+    private var failuresBeforeWindow = 0
     private var writer = JSONLineWriter(reservingCapacity: 512)
     public let windowSize: Int
+    /// How long a window may go unacknowledged before `flush` gives up.
+    public let giveUpAfterMilliseconds: Int
     public private(set) var published = 0
     public private(set) var resent = 0
 
-    public init(_ connection: NATSConnection, windowSize: Int = 4096) {
+    public init(_ connection: NATSConnection, windowSize: Int = 4096, giveUpAfterMilliseconds: Int = 120_000) {
         self.connection = connection
         self.windowSize = windowSize
+        self.giveUpAfterMilliseconds = giveUpAfterMilliseconds
     }
 
     /// `position` is the fix's place in the device's input (0, 1, …): the de-duplication id is `DEVICE:POSITION`.
@@ -25,26 +31,31 @@ public final class FleetPublisher {
     }
 
     public func publish(payload: [UInt8], subject: String, id: String) throws {
+        if window.isEmpty { failuresBeforeWindow = connection.failureCount }
         window.append((subject, id, payload))
         try payload.withUnsafeBytes { try connection.publishAsync(subject, $0, messageID: id) }
         if window.count >= windowSize { try flush() }
     }
 
     /// Waits until everything published is stored, re-sending a window that was not, for up to two minutes
-    /// (a cluster that lost a node elects new leaders meanwhile).
+    /// (a cluster that lost a node elects new leaders meanwhile). A failure counts against the window from
+    /// its first publish on: one the library reported before `flush` was called is a failure too (counting
+    /// only from the call took such a window as stored, and its lost fixes were never sent again).
     public func flush() throws {
         var waited = 0
         while true {
-            let failures = connection.failureCount
-            if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failures) {
+            if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresBeforeWindow) {
                 published += window.count
                 window.removeAll(keepingCapacity: true)
                 return
             }
-            guard waited < 120_000 else { throw FleetError("fixes were not acknowledged for two minutes") }
+            guard waited < giveUpAfterMilliseconds else {
+                throw FleetError("fixes were not acknowledged for \(giveUpAfterMilliseconds / 1000) s")
+            }
             usleepMilliseconds(500)
             waited += 10_500
             resent += window.count
+            failuresBeforeWindow = connection.failureCount
             for message in window {
                 try message.payload.withUnsafeBytes { try connection.publishAsync(message.subject, $0, messageID: message.id) }
             }

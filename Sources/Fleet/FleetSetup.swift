@@ -13,6 +13,7 @@ public enum FleetSetup {
                                replicas: layout.replicas)
         _ = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: layout.replicas)
         _ = try KeyValueBucket(connection, name: FleetLayout.regionsBucket, history: 16, replicas: layout.replicas)
+        _ = try KeyValueBucket(connection, name: FleetLayout.assignmentsBucket, history: 16, replicas: layout.replicas)
     }
 
     static func ensureStream(_ connection: NATSConnection, name: String, subject: String, replicas: Int,

@@ -5,7 +5,7 @@ import Geofencing
 import RegionIndex
 
 /// `geowake fleet worker`: holds its fair share of the partitions (by lease), runs every device of them
-/// through region monitoring, publishes the events with de-duplication ids, and checkpoints each partition
+/// through the fleet's services (region monitoring on its assigned sets, standard, significant, visits), publishes the events with de-duplication ids, and checkpoints each partition
 /// after its events are acknowledged. After any failed publish it goes back to its partitions' checkpoints
 /// and re-processes: the events stream drops what it already holds, so nothing is published twice.
 public final class FleetWorker {
@@ -13,22 +13,23 @@ public final class FleetWorker {
         public var workerID: String
         public var layout: FleetLayout
         public var timing: FleetTiming
-        public var configuration: RegionMonitorConfiguration
+        public var services: FleetServices
+        /// The set of every device while no assignments say otherwise.
         public var regionSet: String
         /// Stop once input was read and none came for this many milliseconds (benchmarks, tests).
         public var exitWhenIdle: Int64?
-        /// Regions loaded by the worker itself, in place of the region set: for sets larger than a
-        /// key-value entry can be (the server's max_payload, 64 MB at most), as in the 1M-region benchmark.
+        /// Regions loaded by the worker itself, in place of the set `regionSet` (no live changes then): the
+        /// benchmarks load their sets once per worker this way.
         public var localRegions: RegionIndex?
         /// Take no partition before this many workers are alive (benchmarks: each starts with its share).
         public var minimumWorkers = 1
 
         public init(workerID: String, layout: FleetLayout, timing: FleetTiming = FleetTiming(),
-                    configuration: RegionMonitorConfiguration, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
+                    services: FleetServices, regionSet: String = "default", exitWhenIdle: Int64? = nil) {
             self.workerID = workerID
             self.layout = layout
             self.timing = timing
-            self.configuration = configuration
+            self.services = services
             self.regionSet = regionSet
             self.exitWhenIdle = exitWhenIdle
         }
@@ -47,9 +48,11 @@ public final class FleetWorker {
     private let leases: PartitionLeases
     private let checkpoints: KeyValueBucket
     private let regionSets: RegionSets
+    private let assignments: KeyValueBucket
     private let log: @Sendable (String) -> Void
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
+    private var address = EventAddress()
     public private(set) var statistics = WorkerStatistics()
 
     /// `servers` are the cluster's, for the leases' own connection.
@@ -61,6 +64,7 @@ public final class FleetWorker {
         leases = try PartitionLeases(servers: servers, workerID: options.workerID, layout: options.layout, timing: options.timing)
         checkpoints = try KeyValueBucket(connection, name: FleetLayout.checkpointsBucket, replicas: options.layout.replicas)
         regionSets = try RegionSets(connection, replicas: options.layout.replicas)
+        assignments = try FleetAssignments.bucket(connection, replicas: options.layout.replicas)
         failuresSeen = connection.failureCount
     }
 
@@ -71,8 +75,10 @@ public final class FleetWorker {
         leases.startRenewing(log: log)
         var nextTick: Int64 = 0
         var nextCheckpoint = now() + options.timing.checkpointInterval
+        var earliestCheckpoint: Int64 = 0
         var restartAt: Int64?
-        let started = WorkerStatistics.now()
+        // Idle time counts from the last message, restart or checkpoint (each can take seconds on a busy server).
+        var lastWork = WorkerStatistics.now()
         while !stop() {
             do {
                 let t = now()
@@ -80,19 +86,26 @@ public final class FleetWorker {
                     guard t >= due else { usleep(50_000); continue }
                     try restartFromCheckpoints()
                     restartAt = nil
+                    lastWork = WorkerStatistics.now()
                 }
                 if t >= nextTick {
                     try leaseTick()
                     nextTick = t + options.timing.leaseRenewal
                 }
                 let processed = try readInput()
-                if t >= nextCheckpoint || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                if t >= earliestCheckpoint, t >= nextCheckpoint
+                    || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
+                    let start = now()
                     try checkpointAll()
-                    nextCheckpoint = now() + options.timing.checkpointInterval
+                    let end = now()
+                    lastWork = max(lastWork, WorkerStatistics.now())
+                    let timing = options.timing
+                    earliestCheckpoint = start + min(timing.checkpointIntervalLimit, (end - start) * timing.checkpointCostFactor)
+                    nextCheckpoint = max(start + timing.checkpointInterval, earliestCheckpoint)
                 }
                 if processed == 0 {
                     if let idle = options.exitWhenIdle, !owned.isEmpty,
-                       WorkerStatistics.now() - max(started, statistics.lastMessage) > idle * 1_000_000 { break }
+                       WorkerStatistics.now() - max(lastWork, statistics.lastMessage) > idle * 1_000_000 { break }
                     usleep(2000)
                 }
             } catch {
@@ -110,6 +123,9 @@ public final class FleetWorker {
     /// and its events are dropped by the events stream as duplicates.
     private func restartFromCheckpoints() throws {
         owned.removeAll()
+        // What is still in flight settles first (stored, or failed by its 5 s wait): re-sent events must not
+        // race copies of later ones still on their way.
+        _ = connection.completePublishes(timeoutMilliseconds: 6000, failuresBefore: 0)
         failuresSeen = connection.failureCount
         for partition in leases.held { try start(partition) }
     }
@@ -140,35 +156,43 @@ public final class FleetWorker {
     private func start(_ partition: Int) throws {
         let entry = try checkpoints.get(FleetLayout.checkpointKey(partition))
         let checkpoint = try entry.map { try PartitionCheckpoint.decoded($0.value) } ?? PartitionCheckpoint()
-        let regions = try regionsIndex(checkpoint.regionSets[options.regionSet, default: 0])
-        let state = PartitionState(partition: partition, regionSet: options.regionSet, configuration: options.configuration,
-                                   checkpoint: checkpoint, regions: regions)
+        let state = try PartitionState(partition: partition, services: options.services, defaultSet: options.regionSet,
+                                       checkpoint: checkpoint, sources: sources)
         let subscription = try PartitionSubscription(connection, partition: partition, from: checkpoint.sequence + 1)
         owned[partition] = Owned(state: state, subscription: subscription, checkpointRevision: entry?.revision, lastInput: now())
         log("partition \(partition) acquired from sequence \(checkpoint.sequence + 1) (\(checkpoint.devices.count) devices)")
     }
 
-    /// Reads what is waiting, a bounded batch per partition so none starves the others.
+    /// Reads what is waiting, at most `readPerRound` messages or 100 ms per partition, so none starves the
+    /// others and lease rounds and checkpoints come between.
     private func readInput() throws -> Int {
         var processed = 0
+        let sources = self.sources
         for partition in owned.keys.sorted() {
             guard var part = owned.removeValue(forKey: partition) else { continue }
             defer { owned[partition] = part }
             var batch = 0
-            while batch < 4096 {
+            let roundStart = WorkerStatistics.now()
+            // Bounded in time too: leases are taken over and checkpoints written between rounds.
+            while batch < options.timing.readPerRound, WorkerStatistics.now() - roundStart < 100_000_000 {
                 let fetchStart = WorkerStatistics.now()
-                guard let message = try part.subscription.next(timeoutMilliseconds: 1) else { break }
-                let applyStart = WorkerStatistics.now()
-                statistics.natsNanoseconds += applyStart - fetchStart
-                try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
-                                     regionsAt: regionsIndex,
-                                     emit: publish)
+                var applied: Int64 = 0
+                let count = try part.subscription.read(batch: options.timing.fetchBatch, timeoutMilliseconds: 1) { message in
+                    let applyStart = WorkerStatistics.now()
+                    try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
+                                         sources: sources, emit: publish)
+                    applied += WorkerStatistics.now() - applyStart
+                }
+                guard count > 0 else { break }
                 let end = WorkerStatistics.now()
+                // What the batch took beyond applying its messages is NATS's: the fetch, the acknowledgement;
+                // publishing inside apply counts itself as NATS too (in `publish`).
+                statistics.natsNanoseconds += end - fetchStart - applied
                 statistics.busyNanoseconds += end - fetchStart
                 if statistics.firstMessage == nil { statistics.firstMessage = fetchStart }
                 statistics.lastMessage = end
-                statistics.messages += 1
-                batch += 1
+                statistics.messages += count
+                batch += count
             }
             for problem in part.state.problems { log("partition \(partition): \(problem)") }
             part.state.problems.removeAll()
@@ -181,17 +205,24 @@ public final class FleetWorker {
         return processed
     }
 
-    private func regionsIndex(_ revision: UInt64) throws -> RegionIndex {
-        try options.localRegions ?? regionSets.index(options.regionSet, revision: revision)
+    private var sources: PartitionSources {
+        PartitionSources(regions: { [options, regionSets] set, revision in
+            if set == options.regionSet, let local = options.localRegions { return local }
+            return try regionSets.index(set, revision: revision)
+        }, assignments: { [assignments] revision in try FleetAssignments.read(assignments, revision: revision) })
     }
 
     private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
         let start = WorkerStatistics.now()
         defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
         statistics.events += 1
-        try line.withUnsafeBytes { bytes in
-            try connection.publishAsync(FleetLayout.eventSubject(device: device), bytes,
-                                        messageID: "\(device):\(sequence):\(index)")
+        // Once a publish has failed (or the connection dropped, losing what was in flight), publishing later
+        // events only widens the gap a re-send then fills out of order: stop, and go back to the checkpoints.
+        guard connection.failureCount == failuresSeen else {
+            throw FleetError("an event publish failed or the connection dropped; re-processing from the checkpoints")
+        }
+        try address.with(device: device, sequence: sequence, index: index) { subject, id in
+            try line.withUnsafeBytes { bytes in try connection.publishAsync(subject: subject, bytes, messageID: id) }
         }
     }
 

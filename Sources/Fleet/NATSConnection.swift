@@ -30,15 +30,25 @@ public final class NATSConnection {
         try check(natsOptions_SetReconnectWait(options, 100), "setting the reconnect wait")
         try check(natsOptions_SetReconnectBufSize(options, 64 << 20), "setting the reconnect buffer")
         try check(natsOptions_SetTimeout(options, 2000), "setting the connect timeout")
+        // A dropped connection loses what was written to it and not yet acknowledged: it counts as a failure,
+        // so that publishers re-send and workers go back to their checkpoints at once, not 5 s later.
+        let failures = PublishFailures()
+        publishFailures = failures
+        try check(natsOptions_SetDisconnectedCB(options, { _, closure in
+            guard let closure else { return }
+            Unmanaged<PublishFailures>.fromOpaque(closure).takeUnretainedValue().count.add(1, ordering: .relaxed)
+        // Retained for the library: its callback thread may run the handler after this connection is gone.
+        }, Unmanaged.passRetained(failures).toOpaque()), "setting the disconnect handler")
         var connection: OpaquePointer?
         try check(natsConnection_Connect(&connection, options), "connecting to \(servers.joined(separator: ","))")
         self.connection = connection!
-        let failures = PublishFailures()
-        publishFailures = failures
         var jsOptions = jsOptions()
         jsOptions_Init(&jsOptions)
         jsOptions.Wait = 10_000
         jsOptions.PublishAsync.MaxPending = 16384
+        // A full window waits for acknowledgements (back-pressure from a busy server) rather than failing
+        // after the default 200 ms: at 100,000 devices each failure sent a worker back to its checkpoints.
+        jsOptions.PublishAsync.StallWait = 10_000
         jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passUnretained(failures).toOpaque()
         jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
             guard let closure else { return }
@@ -76,6 +86,18 @@ public final class NATSConnection {
             status = js_PublishAsync(jetStream, subject, payload.baseAddress, Int32(payload.count), &options)
         }
         try check(status, "publishing to \(subject)")
+    }
+
+    /// As above, with subject and id as C strings the caller builds in place (a worker's events: no string
+    /// allocated per event).
+    func publishAsync(subject: UnsafePointer<CChar>, _ payload: UnsafeRawBufferPointer,
+                      messageID: UnsafePointer<CChar>) throws(NATSError) {
+        var options = jsPubOptions()
+        jsPubOptions_Init(&options)
+        options.MaxWait = 5000
+        options.MsgId = messageID
+        let status = js_PublishAsync(jetStream, subject, payload.baseAddress, Int32(payload.count), &options)
+        try check(status, "publishing to \(String(cString: subject))")
     }
 
     /// Waits until every asynchronous publish is acknowledged or failed; false when some failed since `failuresBefore`

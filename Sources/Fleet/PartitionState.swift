@@ -4,60 +4,87 @@ import JSONLines
 import JSONText
 import RegionIndex
 
+/// Where a partition's configuration comes from, at the revision its input announced: region sets (by
+/// name) and the assignments of sets to devices.
+struct PartitionSources {
+    /// Revision 0: the set before any version was announced (empty, or the worker's own `--regions`).
+    var regions: (_ set: String, _ revision: UInt64) throws -> RegionIndex
+    var assignments: (_ revision: UInt64) throws -> RegionAssignments
+}
+
 /// One partition's devices and what its input did, advanced one message at a time. Pure: the message comes
-/// in, the events go out through `emit`, region sets come from `regionsAt`; nothing here touches NATS.
+/// in, the events go out through `emit`, region sets and assignments come from `sources`; nothing here
+/// touches NATS.
 struct PartitionState {
     let partition: Int
-    let configuration: RegionMonitorConfiguration
-    /// The region set this worker monitors; markers of other sets are not its business.
-    let regionSet: String
+    let services: FleetServices
+    /// The worker's `--region-set`: every device's set while no assignments were announced.
+    let defaultSet: String
     private(set) var sequence: UInt64
     /// The latest revision announced in this partition's input, of every set.
     private(set) var regionSets: [String: UInt64]
-    private(set) var regions: RegionIndex
-    private(set) var devices: [String: DeviceMonitor] = [:]
+    /// The latest revision of the assignments announced (0: none, every device on `defaultSet`).
+    private(set) var assignmentsRevision: UInt64
+    private(set) var assignments = RegionAssignments()
+    /// The sets in use, each at the revision in force.
+    private var indexes: [String: RegionIndex] = [:]
+    private(set) var devices: [String: DeviceServices] = [:]
     private(set) var counts: InputCounts
     /// One line per unusable message since the caller last took them.
     var problems: [String] = []
     private var events: [RegionEvent] = []
     private var writer = JSONLineWriter(reservingCapacity: 512)
 
-    /// An event for `device`, caused by the input message at `sequence`, the `index`th it caused: the line
-    /// `geowake replay` prints for it, without the newline.
+    /// An event for `device`, caused by the input message at `sequence`, the `index`th it caused for that
+    /// device: the line `geowake replay` prints for it, without the newline.
     typealias Emit = (_ device: String, _ sequence: UInt64, _ index: Int, _ line: ArraySlice<UInt8>) throws -> Void
 
-    init(partition: Int, regionSet: String, configuration: RegionMonitorConfiguration,
-         checkpoint: PartitionCheckpoint, regions: RegionIndex) {
+    init(partition: Int, services: FleetServices, defaultSet: String = "default",
+         checkpoint: PartitionCheckpoint, sources: PartitionSources) throws {
         self.partition = partition
-        self.regionSet = regionSet
-        self.configuration = configuration
+        self.services = services
+        self.defaultSet = defaultSet
         sequence = checkpoint.sequence
         regionSets = checkpoint.regionSets
-        self.regions = regions
+        assignmentsRevision = checkpoint.assignmentsRevision
         counts = checkpoint.counts
+        if assignmentsRevision > 0 { assignments = try sources.assignments(assignmentsRevision) }
         for device in checkpoint.devices {
-            devices[device.id] = DeviceMonitor(regions: regions, configuration: configuration, snapshot: device.monitor)
+            devices[device.id] = try DeviceServices(services: services, snapshot: device) { try regionIndex(of: $0, sources) }
         }
     }
 
     var checkpoint: PartitionCheckpoint {
-        let list = devices.map { PartitionCheckpoint.Device(id: $0.key, monitor: $0.value.snapshot) }
-        return PartitionCheckpoint(sequence: sequence, regionSets: regionSets,
-                                   devices: list.sorted { $0.id < $1.id }, counts: counts)
+        PartitionCheckpoint(sequence: sequence, regionSets: regionSets, assignmentsRevision: assignmentsRevision,
+                            devices: devices.map { $0.value.snapshot(id: $0.key) }.sorted { $0.id < $1.id }, counts: counts)
+    }
+
+    /// The region set `set` at the revision in force (revision 0 before any was announced).
+    private mutating func regionIndex(of set: String, _ sources: PartitionSources) throws -> RegionIndex {
+        if let index = indexes[set] { return index }
+        let index = try sources.regions(set, regionSets[set, default: 0])
+        indexes[set] = index
+        return index
+    }
+
+    /// The region set `set` in force (for tests and the log).
+    func regions(_ set: String) -> RegionIndex? { indexes[set] }
+
+    private func setNames(for device: String) -> [String] {
+        services.regions == nil ? [] : assignments.sets(for: device, fallback: [defaultSet])
     }
 
     /// Applies one input message. A message at or before the state's sequence was applied already (a
     /// redelivery) and is skipped.
-    mutating func apply(sequence: UInt64, subject: String, payload: [UInt8],
-                        regionsAt: (UInt64) throws -> RegionIndex, emit: Emit) throws {
+    mutating func apply(sequence: UInt64, subject: UnsafeBufferPointer<UInt8>, payload: UnsafeRawBufferPointer,
+                        sources: PartitionSources, emit: Emit) throws {
         guard sequence > self.sequence else { return }
         self.sequence = sequence
         counts.messages += 1
-        switch InputSubject(subject) {
+        switch InputSubject(bytes: subject) {
         case .fix(let device):
-            let reading = payload.withUnsafeBytes { DevicePayload.read($0) }
-            switch reading {
-            case .fix(let fix): try feed(fix, device: device, emit: emit)
+            switch DevicePayload.read(payload) {
+            case .fix(let fix): try feed(fix, device: device, sources: sources, emit: emit)
             case .notAFix: counts.notAFix += 1
             case .malformed(let reason):
                 counts.malformed += 1
@@ -66,46 +93,87 @@ struct PartitionState {
         case .regions:
             guard let (set, revision) = RegionsMarker.revision(payload), revision > regionSets[set, default: 0] else { return }
             regionSets[set] = revision
-            if set == regionSet { try switchRegions(to: regionsAt(revision), emit: emit) }
+            guard indexes[set] != nil else { return }
+            indexes[set] = nil
+            try switchRegions(set, to: regionIndex(of: set, sources), emit: emit)
+        case .assignments:
+            guard let revision = AssignmentsMarker.revision(payload), revision > assignmentsRevision else { return }
+            assignmentsRevision = revision
+            assignments = try sources.assignments(revision)
+            try reassign(sources: sources, emit: emit)
         case .unknown:
             counts.unknownSubject += 1
-            problems.append("sequence \(sequence): unknown subject \(subject)")
+            problems.append("sequence \(sequence): unknown subject \(String(decoding: subject, as: UTF8.self))")
         }
     }
 
-    private mutating func feed(_ fix: Fix, device: String, emit: Emit) throws {
+    /// For tests: subject and payload as values.
+    mutating func apply(sequence: UInt64, subject: String, payload: [UInt8], sources: PartitionSources, emit: Emit) throws {
+        let subject = Array(subject.utf8)
+        try subject.withUnsafeBufferPointer { subject in
+            try payload.withUnsafeBytes { try apply(sequence: sequence, subject: subject, payload: $0, sources: sources, emit: emit) }
+        }
+    }
+
+    private mutating func feed(_ fix: Fix, device: String, sources: PartitionSources, emit: Emit) throws {
         guard let time = fix.time else {
             counts.withoutTime += 1
             return
         }
-        var monitor = devices.removeValue(forKey: device) ?? DeviceMonitor(regions: regions, configuration: configuration)
-        defer { devices[device] = monitor }
-        if let last = monitor.lastTime, time < last {
+        var services: DeviceServices
+        if let known = devices.removeValue(forKey: device) {
+            services = known
+        } else {
+            let sets = try setNames(for: device).map { ($0, try regionIndex(of: $0, sources)) }
+            services = DeviceServices(services: self.services, sets: sets)
+        }
+        defer { devices[device] = services }
+        if let last = services.lastTime, time < last {
             counts.outOfOrder += 1
             problems.append("device \(device), sequence \(sequence): out of order (before the device's last fix)")
             return
         }
         counts.fixes += 1
-        try monitor.replay.feed(fix) { batch in try emitAll(batch, device: device, emit: emit) }
+        var index = 0
+        let sequence = self.sequence
+        try services.feed(fix, writer: &writer) { line in
+            try emit(device, sequence, index, line)
+            index += 1
+        }
+        counts.events += index
     }
 
-    /// The revision of the monitored set in force (0: none announced yet).
-    var regionsRevision: UInt64 { regionSets[regionSet, default: 0] }
-
-    private mutating func switchRegions(to index: RegionIndex, emit: Emit) throws {
-        regions = index
-        for device in devices.keys.sorted() {
+    private mutating func switchRegions(_ set: String, to index: RegionIndex, emit: Emit) throws {
+        for device in devices.keys.sorted() where devices[device]!.setNames.contains(set) {
             events.removeAll(keepingCapacity: true)
-            devices[device]!.switchRegions(to: index, events: &events)
-            if !events.isEmpty { try emitAll(events, device: device, emit: emit) }
+            let named = devices[device]!.regionSets.count > 1
+            devices[device]!.switchRegions(of: set, to: index, events: &events)
+            var index = 0
+            try emitAll(events, set: named ? set : nil, device: device, emit: emit, from: &index)
         }
     }
 
-    private mutating func emitAll(_ batch: [RegionEvent], device: String, emit: Emit) throws {
-        for (index, event) in batch.enumerated() {
+    /// Every known device onto the sets the new assignments give it.
+    private mutating func reassign(sources: PartitionSources, emit: Emit) throws {
+        for device in devices.keys.sorted() {
+            var known = devices[device]!
+            let named = known.regionSets.count > 1
+            let sets = try setNames(for: device).map { ($0, try regionIndex(of: $0, sources)) }
+            var ended: [(String, [RegionEvent])] = []
+            known.assign(sets, services: services) { ended.append(($0, $1)) }
+            devices[device] = known
+            var index = 0
+            for (set, events) in ended { try emitAll(events, set: named ? set : nil, device: device, emit: emit, from: &index) }
+        }
+    }
+
+    /// Region events not caused by a fix (a set changed or left), as the device's lines.
+    private mutating func emitAll(_ batch: [RegionEvent], set: String?, device: String, emit: Emit, from index: inout Int) throws {
+        for event in batch {
             writer.removeAll()
             writer.regionEventLine(event)
-            try emit(device, sequence, index, writer.bytes.dropLast())
+            try emit(device, sequence, index, DeviceServices.line(writer.bytes, set: set))
+            index += 1
             counts.events += 1
         }
     }
@@ -122,19 +190,36 @@ enum RegionsMarker {
         return writer.bytes
     }
 
-    static func revision(_ payload: [UInt8]) -> (set: String, revision: UInt64)? {
+    static func revision(_ payload: UnsafeRawBufferPointer) -> (set: String, revision: UInt64)? {
         var name: String?
         var revision: UInt64?
-        let ok = payload.withUnsafeBufferPointer { line in
-            JSONScanner.members(of: line) { key, value in
-                switch value {
-                case .string(let text) where key.equals("set"): name = String(decoding: text, as: UTF8.self)
-                case .number(let x) where key.equals("revision"): revision = UInt64(exactly: x)
-                default: break
-                }
+        let ok = JSONScanner.members(of: payload.bindMemory(to: UInt8.self)) { key, value in
+            switch value {
+            case .string(let text) where key.equals("set"): name = String(decoding: text, as: UTF8.self)
+            case .number(let x) where key.equals("revision"): revision = UInt64(exactly: x)
+            default: break
             }
         }
         guard ok, let name, let revision else { return nil }
         return (name, revision)
+    }
+}
+
+/// `{"assignments":N}`: the payload `geowake fleet assign` writes into every partition.
+enum AssignmentsMarker {
+    static func payload(revision: UInt64) -> [UInt8] {
+        var writer = JSONLineWriter(reservingCapacity: 32)
+        writer.beginObject()
+        writer.field("assignments", Int(revision))
+        writer.endObject()
+        return writer.bytes
+    }
+
+    static func revision(_ payload: UnsafeRawBufferPointer) -> UInt64? {
+        var revision: UInt64?
+        let ok = JSONScanner.members(of: payload.bindMemory(to: UInt8.self)) { key, value in
+            if case .number(let x) = value, key.equals("assignments") { revision = UInt64(exactly: x) }
+        }
+        return ok ? revision : nil
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CNATS
 
 /// A partition's input, read in stream order from a given sequence through the partition's durable pull
@@ -7,14 +10,6 @@ import CNATS
 final class PartitionSubscription {
     let partition: Int
     private let subscription: OpaquePointer
-    private var batch: [Message] = []
-    private var nextInBatch = 0
-
-    struct Message {
-        var sequence: UInt64
-        var subject: String
-        var payload: [UInt8]
-    }
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
 
@@ -49,40 +44,82 @@ final class PartitionSubscription {
         natsSubscription_Destroy(subscription)
     }
 
-    /// The next message; fetches a batch when the last one is used up, waiting at most `timeoutMilliseconds`.
-    /// Nil when nothing came.
-    func next(timeoutMilliseconds: Int64) throws(NATSError) -> Message? {
-        if nextInBatch < batch.count {
-            nextInBatch += 1
-            return batch[nextInBatch - 1]
-        }
-        try fetch(timeoutMilliseconds: timeoutMilliseconds)
-        guard !batch.isEmpty else { return nil }
-        nextInBatch = 1
-        return batch[0]
+    /// One message as the library holds it: valid during the call it is handed to.
+    struct Message {
+        var sequence: UInt64
+        var subject: UnsafeBufferPointer<UInt8>
+        var payload: UnsafeRawBufferPointer
     }
 
-    private func fetch(timeoutMilliseconds: Int64) throws(NATSError) {
-        batch.removeAll(keepingCapacity: true)
-        nextInBatch = 0
+    /// Fetches up to `batch` messages, waiting at most `timeoutMilliseconds` for the first, hands each to
+    /// `body` in stream order where the library received it (no copy), then acknowledges the batch by its
+    /// last message (the consumer acknowledges all before it). Returns how many there were.
+    func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
         var code = jsErrCode(0)
-        let status = natsSubscription_Fetch(&list, subscription, 1024, timeoutMilliseconds, &code)
-        if status == NATS_TIMEOUT { return }
+        let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeoutMilliseconds, &code)
+        if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
         defer { natsMsgList_Destroy(&list) }
-        guard list.Count > 0 else { return }
-        for i in 0..<Int(list.Count) {
+        let count = Int(list.Count)
+        for i in 0..<count {
             guard let message = list.Msgs[i] else { continue }
-            var meta: UnsafeMutablePointer<jsMsgMetaData>?
-            try check(natsMsg_GetMetaData(&meta, message), "reading a message's metadata")
-            let sequence = meta!.pointee.Sequence.Stream
-            jsMsgMetaData_Destroy(meta)
-            let count = Int(natsMsg_GetDataLength(message))
-            let payload = natsMsg_GetData(message).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-            batch.append(Message(sequence: sequence, subject: String(cString: natsMsg_GetSubject(message)), payload: payload))
+            let subject = natsMsg_GetSubject(message)!
+            let payloadLength = Int(natsMsg_GetDataLength(message))
+            let sequence = try Self.streamSequence(message)
+            if i == 0 {
+                let told = try Self.metadataSequence(message)
+                guard told == sequence else {
+                    throw NATSError("reading partition \(partition): the reply subject says sequence \(sequence), the metadata \(told)", NATS_ERR)
+                }
+            }
+            try body(Message(sequence: sequence,
+                             subject: UnsafeBufferPointer(start: UnsafeRawPointer(subject).assumingMemoryBound(to: UInt8.self),
+                                                          count: strlen(subject)),
+                             payload: UnsafeRawBufferPointer(start: natsMsg_GetData(message), count: payloadLength)))
         }
         // Acknowledging the last acknowledges the batch; where to resume is the checkpoint's business.
-        if let last = list.Msgs[Int(list.Count) - 1] { natsMsg_Ack(last, nil) }
+        if count > 0, let last = list.Msgs[count - 1] { natsMsg_Ack(last, nil) }
+        return count
+    }
+
+    /// The stream sequence, read from the reply subject `$JS.ACK.<stream>.<consumer>.<delivered>.<stream
+    /// seq>.…` (9 tokens; 12 with a domain and account hash, the sequence then 2 further on) without the
+    /// metadata call, which allocates a structure and copies the stream and consumer names per message.
+    static func streamSequence(_ message: OpaquePointer) throws(NATSError) -> UInt64 {
+        if let reply = natsMsg_GetReply(message) {
+            // Token k spans [start[k], end[k]); only tokens 5 and 7 are kept.
+            var token = 0, start = 0, i = 0
+            var five = (0, 0), seven = (0, 0)
+            while true {
+                let c = reply[i]
+                if c == 0x2E || c == 0 {
+                    if token == 5 { five = (start, i) } else if token == 7 { seven = (start, i) }
+                    if c == 0 { break }
+                    token += 1
+                    start = i + 1
+                }
+                i += 1
+            }
+            let span = token + 1 == 9 ? five : token + 1 >= 11 ? seven : (0, 0)
+            if span.1 > span.0 {
+                var value: UInt64 = 0
+                var j = span.0
+                while j < span.1, reply[j] >= 0x30, reply[j] <= 0x39 {
+                    value = value &* 10 &+ UInt64(reply[j] - 0x30)
+                    j += 1
+                }
+                if j == span.1 { return value }
+            }
+        }
+        return try metadataSequence(message)
+    }
+
+    /// The library's own reading (checked against ours once per batch).
+    static func metadataSequence(_ message: OpaquePointer) throws(NATSError) -> UInt64 {
+        var meta: UnsafeMutablePointer<jsMsgMetaData>?
+        try check(natsMsg_GetMetaData(&meta, message), "reading a message's metadata")
+        defer { jsMsgMetaData_Destroy(meta) }
+        return meta!.pointee.Sequence.Stream
     }
 }

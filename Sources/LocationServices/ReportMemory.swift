@@ -8,6 +8,13 @@ public struct ReportMemory: Codable, Equatable, Sendable {
     public var at: Timestamp?
     public var lastSeen: Timestamp?
 
+    public init(latitude: Double?, longitude: Double?, at: Timestamp?, lastSeen: Timestamp?) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.at = at
+        self.lastSeen = lastSeen
+    }
+
     init(last: (coordinate: Coordinate, at: Timestamp)?, lastSeen: Timestamp?) {
         latitude = last?.coordinate.latitude
         longitude = last?.coordinate.longitude

@@ -68,15 +68,28 @@ public struct VisitDetector: Sendable {
     /// What the detector remembers between fixes, so that a caller can keep it across a restart.
     public struct Memory: Codable, Equatable, Sendable {
         public struct Stay: Codable, Equatable, Sendable {
-            var anchorLatitude, anchorLongitude: Double
-            var arrival, lastInside: Timestamp
-            var latitudeOffsets, longitudeOffsets: Double
-            var count: Int
-            var hasArrived: Bool
+            public var anchorLatitude, anchorLongitude: Double
+            public var arrival, lastInside: Timestamp
+            public var latitudeOffsets, longitudeOffsets: Double
+            public var count: Int
+            public var hasArrived: Bool
+
+            public init(anchorLatitude: Double, anchorLongitude: Double, arrival: Timestamp, lastInside: Timestamp,
+                        latitudeOffsets: Double, longitudeOffsets: Double, count: Int, hasArrived: Bool) {
+                (self.anchorLatitude, self.anchorLongitude, self.arrival, self.lastInside) =
+                    (anchorLatitude, anchorLongitude, arrival, lastInside)
+                (self.latitudeOffsets, self.longitudeOffsets, self.count, self.hasArrived) =
+                    (latitudeOffsets, longitudeOffsets, count, hasArrived)
+            }
         }
 
         public var stay: Stay?
         public var lastSeen: Timestamp?
+
+        public init(stay: Stay?, lastSeen: Timestamp?) {
+            self.stay = stay
+            self.lastSeen = lastSeen
+        }
     }
 
     public var memory: Memory {

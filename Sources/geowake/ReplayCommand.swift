@@ -41,26 +41,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var rules: RegionRuleOptions
 
-    @Option(parsing: .unconditional, help: "Standard: metres from the last delivered fix (default 0: every fix).")
-    var distanceFilter: Double?
-
-    @Option(parsing: .unconditional, help: "Standard: deliver only fixes whose hAcc is at most this many metres.")
-    var desiredAccuracy: Double?
-
-    @Option(parsing: .unconditional, help: "Standard: seconds between delivered fixes at least.")
-    var minimumInterval: Double?
-
-    @Option(parsing: .unconditional, help: "Significant: metres from the last report (default 500).")
-    var significantDistance: Double?
-
-    @Option(parsing: .unconditional, help: "Significant: seconds since the last report (default 300).")
-    var significantInterval: Double?
-
-    @Option(parsing: .unconditional, help: "Visits: metres within which the device must stay (default 100).")
-    var visitRadius: Double?
-
-    @Option(parsing: .unconditional, help: "Visits: seconds of staying before an arrival (default 300).")
-    var visitDuration: Double?
+    @OptionGroup var serviceOptions: ServiceOptions
 
     @OptionGroup var mapFile: MapFileOptions
     @OptionGroup var progress: ProgressOptions
@@ -167,30 +148,16 @@ struct ReplayCommand: ParsableCommand {
         return run
     }
 
-    private var standardConfiguration: StandardLocationFilter.Configuration {
-        StandardLocationFilter.Configuration(distanceFilter: distanceFilter ?? 0, desiredAccuracy: desiredAccuracy,
-                                             minimumInterval: minimumInterval)
-    }
-
-    private var significantConfiguration: SignificantChangeDetector.Configuration {
-        SignificantChangeDetector.Configuration(distance: significantDistance ?? 500, interval: significantInterval ?? 300)
-    }
-
-    private var visitConfiguration: VisitDetector.Configuration {
-        VisitDetector.Configuration(radius: visitRadius ?? 100, minimumDuration: visitDuration ?? 300)
-    }
+    private var standardConfiguration: StandardLocationFilter.Configuration { serviceOptions.standard }
+    private var significantConfiguration: SignificantChangeDetector.Configuration { serviceOptions.significant }
+    private var visitConfiguration: VisitDetector.Configuration { serviceOptions.visits }
 
     /// Options of one service given with another are a mistake worth saying, not silently ignoring.
     private func checkOptionsBelongToService() throws {
         let given: [(String, Service, Bool)] = [("--regions", .regions, regions != nil)]
             + rules.given.map { ($0.0, Service.regions, $0.1) } + [
             ("--map", .regions, mapFile.map != nil),
-            ("--distance-filter", .standard, distanceFilter != nil), ("--desired-accuracy", .standard, desiredAccuracy != nil),
-            ("--minimum-interval", .standard, minimumInterval != nil),
-            ("--significant-distance", .significant, significantDistance != nil),
-            ("--significant-interval", .significant, significantInterval != nil),
-            ("--visit-radius", .visits, visitRadius != nil), ("--visit-duration", .visits, visitDuration != nil),
-        ]
+        ] + serviceOptions.given.map { ($0.option, Service(rawValue: $0.service)!, $0.isGiven) }
         if let (option, owner, _) = given.first(where: { $0.2 && $0.1 != service }) {
             throw CommandError("\(option) applies to --service \(owner.rawValue), not --service \(service.rawValue)")
         }

@@ -108,4 +108,52 @@ import TestSupport
         #expect(removed["van"] == [String(decoding: writer.bytes.dropLast(), as: UTF8.self)])
         #expect(second.isRunning)
     }
+
+    @Test("A region set larger than the server's max_payload (384 KB against 64 KB) is stored in chunks and loaded by the worker through the loader of locate: its devices get replay's events over the file")
+    func regionSetLargerThanOneMessage() async throws {
+        let directory = TemporaryDirectory()
+        let cluster = try NATSCluster(nodes: 1, maxPayload: "64KB")
+        try await cluster.ready()
+        let size = try FileManager.default.attributesOfItem(atPath: packageRoot + "/regions/berlin-1k.geojson")[.size] as! Int
+        #expect(size > 64 * 1024 * 5)
+        let put = try FleetRun.geowake(["fleet", "regions", "put", "regions/berlin-1k.geojson"] + cluster.fleetOptions)
+        #expect(put.status == 0, "\(put.error)")
+        #expect(put.output.contains(#""regions":1000"#))
+        let worker = try FleetRun.worker("w1", cluster: cluster, log: directory.file("w1.log"))
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection)
+        for (position, fix) in try PartitionStateTests.fixes().enumerated() {
+            for device in 0..<3 { try publisher.publish(fix, device: "van-\(device)", position: position) }
+        }
+        try publisher.flush()
+        let expected = try FleetRun.replayLines(Self.trace)
+        let events = try await FleetRun.events(cluster, durable: "check", expected: 3 * expected.count, timeout: .seconds(60))
+        for device in 0..<3 { #expect(events["van-\(device)"] == expected, "van-\(device)") }
+        #expect(worker.isRunning)
+    }
+
+    @Test("A chunk manifest reads back as written; a value that is GeoJSON is no manifest; the tag tells contents apart")
+    func chunkManifest() throws {
+        let content = Array(repeating: UInt8(ascii: "x"), count: 10_000)
+        let manifest = ChunkManifest(of: content, chunkSize: 4096)
+        #expect(manifest.chunks == 3 && manifest.bytes == 10_000)
+        #expect(try ChunkManifest(manifest.payload) == manifest)
+        #expect(try ChunkManifest(Array(#"{"type":"FeatureCollection","features":[]}"#.utf8)) == nil)
+        #expect(ChunkManifest.tag(of: content) != ChunkManifest.tag(of: content.dropLast() + [UInt8(ascii: "y")]))
+        #expect(manifest.key("city", 2) == "city.chunk.\(manifest.tag).2")
+    }
+
+    @Test("A publisher's window whose publishes failed before flush was called is not taken as stored: flush sends it again and, nothing ever storing it, throws instead of returning")
+    func publisherCountsFailuresFromTheWindowStart() async throws {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let publisher = FleetPublisher(connection, giveUpAfterMilliseconds: 2000)
+        // No stream takes this subject: JetStream answers each publish "no responders", counted as a failure.
+        for i in 0..<10 { try publisher.publish(payload: Array("{}".utf8), subject: "nowhere.\(i)", id: "nowhere:\(i)") }
+        let counted = await eventually(within: .seconds(5)) { connection.failureCount == 10 }
+        #expect(counted, "the failures were reported before flush")
+        #expect(throws: FleetError.self) { try publisher.flush() }
+        #expect(publisher.published == 0 && publisher.resent == 10)
+    }
 }

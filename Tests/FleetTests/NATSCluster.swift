@@ -22,7 +22,8 @@ final class NATSCluster: @unchecked Sendable {
     /// The options every `geowake fleet` command of a test takes.
     var fleetOptions: [String] { ["--servers", servers, "--partitions", "\(partitions)", "--replicas", "\(replicas)"] }
 
-    init(nodes count: Int, partitions: Int = 8) throws {
+    /// `maxPayload`: the servers' `max_payload`, the largest message (and key-value entry) they take.
+    init(nodes count: Int, partitions: Int = 8, maxPayload: String = "8MB") throws {
         var template = Array("/tmp/geowake-fleet-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -35,7 +36,7 @@ final class NATSCluster: @unchecked Sendable {
             var text = """
             server_name: \(name)
             listen: 127.0.0.1:\(node.clientPort)
-            max_payload: 8MB
+            max_payload: \(maxPayload)
             jetstream { store_dir: "\(directory)/\(name)-store" }
             mqtt { listen: 127.0.0.1:\(node.mqttPort) }
             mappings {

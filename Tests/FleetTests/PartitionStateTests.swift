@@ -1,3 +1,4 @@
+import CNATS
 import Foundation
 import GeoWakeCore
 import Geofencing
@@ -26,16 +27,21 @@ import Traces
         return writer.bytes
     }
 
-    static func state(_ checkpoint: PartitionCheckpoint = PartitionCheckpoint(), regions: RegionIndex) -> PartitionState {
-        PartitionState(partition: 0, regionSet: "default", configuration: RegionMonitorConfiguration(),
-                       checkpoint: checkpoint, regions: regions)
+    /// Sources whose only set, `default`, is `regions` at every revision.
+    static func sources(_ regions: RegionIndex) -> PartitionSources {
+        PartitionSources(regions: { _, _ in regions }, assignments: { _ in throw FleetError("no assignments here") })
     }
 
-    static func feed(_ state: inout PartitionState, _ fixes: ArraySlice<Fix>, firstSequence: UInt64,
-                     into emitted: inout [Emitted]) throws {
+    static func state(_ checkpoint: PartitionCheckpoint = PartitionCheckpoint(), regions: RegionIndex,
+                      services: FleetServices = FleetServices()) throws -> PartitionState {
+        try PartitionState(partition: 0, services: services, checkpoint: checkpoint, sources: sources(regions))
+    }
+
+    static func feed(_ state: inout PartitionState, _ fixes: ArraySlice<Fix>, firstSequence: UInt64, regions: RegionIndex,
+                     device: String = "van", into emitted: inout [Emitted]) throws {
         for (offset, fix) in fixes.enumerated() {
-            try state.apply(sequence: firstSequence + UInt64(offset), subject: "geowake.in.0.fix.van", payload: payload(fix),
-                            regionsAt: { _ in throw FleetError("no region changes here") }) { device, sequence, index, line in
+            try state.apply(sequence: firstSequence + UInt64(offset), subject: "geowake.in.0.fix.\(device)", payload: payload(fix),
+                            sources: sources(regions)) { device, sequence, index, line in
                 emitted.append((device, sequence, index, String(decoding: line, as: UTF8.self)))
             }
         }
@@ -46,21 +52,21 @@ import Traces
         let regions = RegionIndex(try RegionLoader.load(packageRoot + "/regions/berlin-1k.geojson"))
         let fixes = try Self.fixes()
         var whole: [Emitted] = []
-        var uninterrupted = Self.state(regions: regions)
-        try Self.feed(&uninterrupted, fixes[...], firstSequence: 1, into: &whole)
+        var uninterrupted = try Self.state(regions: regions)
+        try Self.feed(&uninterrupted, fixes[...], firstSequence: 1, regions: regions, into: &whole)
 
         var resumed: [Emitted] = []
         let half = fixes.count / 2
-        var first = Self.state(regions: regions)
-        try Self.feed(&first, fixes[..<half], firstSequence: 1, into: &resumed)
+        var first = try Self.state(regions: regions)
+        try Self.feed(&first, fixes[..<half], firstSequence: 1, regions: regions, into: &resumed)
         let checkpoint = try PartitionCheckpoint.decoded(first.checkpoint.encoded())
         #expect(checkpoint.sequence == UInt64(half))
-        #expect(checkpoint.devices.map(\.monitor) == first.checkpoint.devices.map(\.monitor))
-        #expect(checkpoint.devices.first?.monitor.regions.isEmpty == false, "the van is inside regions at mid-trace")
+        #expect(checkpoint.devices == first.checkpoint.devices)
+        #expect(checkpoint.devices.first?.regionSets.first?.monitor.regions.isEmpty == false, "the van is inside regions at mid-trace")
         #expect(checkpoint.counts == first.counts)
-        var second = Self.state(checkpoint, regions: regions)
+        var second = try Self.state(checkpoint, regions: regions)
         // The messages before the checkpoint come again (a consumer re-created at an earlier sequence): skipped.
-        try Self.feed(&second, fixes[(half - 10)...], firstSequence: UInt64(half - 10 + 1), into: &resumed)
+        try Self.feed(&second, fixes[(half - 10)...], firstSequence: UInt64(half - 10 + 1), regions: regions, into: &resumed)
 
         #expect(resumed.map { "\($0.device):\($0.sequence):\($0.index) \($0.line)" }
                 == whole.map { "\($0.device):\($0.sequence):\($0.index) \($0.line)" })
@@ -76,26 +82,27 @@ import Traces
         let both = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":100}},{"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":200}}]}"#
         let yardOnly = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":200}}]}"#
         let versions = [1: both, 2: yardOnly]
-        let regionsAt = { (revision: UInt64) throws -> RegionIndex in
-            RegionIndex(try RegionSets.load(Array(versions[Int(revision)]!.utf8), name: "test@\(revision)"))
-        }
-        var state = Self.state(regions: RegionIndex())
+        let regionsAt = PartitionSources(regions: { set, revision in
+            revision == 0 ? RegionIndex() : RegionIndex(try RegionSets.load(Array(versions[Int(revision)]!.utf8), name: "\(set)@\(revision)"))
+        }, assignments: { _ in throw FleetError("no assignments here") })
+        var state = try PartitionState(partition: 0, services: FleetServices(), checkpoint: PartitionCheckpoint(), sources: regionsAt)
         var lines: [String] = []
         let emit: PartitionState.Emit = { _, _, _, line in lines.append(String(decoding: line, as: UTF8.self)) }
         try state.apply(sequence: 1, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "default", revision: 1),
-                        regionsAt: regionsAt, emit: emit)
-        try state.apply(sequence: 2, subject: "geowake.in.0.fix.van", payload: Self.payload(fix), regionsAt: regionsAt, emit: emit)
+                        sources: regionsAt, emit: emit)
+        try state.apply(sequence: 2, subject: "geowake.in.0.fix.van", payload: Self.payload(fix), sources: regionsAt, emit: emit)
         try state.apply(sequence: 3, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "other", revision: 2),
-                        regionsAt: regionsAt, emit: emit)
-        #expect(state.regionsRevision == 1, "another set's change is not this worker's")
+                        sources: regionsAt, emit: emit)
+        #expect(state.regionSets == ["default": 1, "other": 2], "another set's change is recorded, not applied")
         try state.apply(sequence: 4, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "default", revision: 2),
-                        regionsAt: regionsAt, emit: emit)
+                        sources: regionsAt, emit: emit)
         #expect(lines == [
             #"{"event":"enter","region":"depot","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4}"#,
             #"{"event":"enter","region":"yard","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4}"#,
             #"{"event":"exit","region":"depot","time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4,"reason":"regionRemoved"}"#,
         ])
-        #expect(state.devices["van"]?.replay.service.isInside(state.regions.handle(forID: "yard")!) == true)
+        let yard = try #require(state.regions("default")?.handle(forID: "yard"))
+        #expect(state.devices["van"]?.regionSets.first?.replay.service.isInside(yard) == true)
     }
 
     @Test("Payloads: geowake's fix line reads back the very fix, OwnTracks' location and gpsd's TPV become fixes, anything else is counted, not fatal")
@@ -126,5 +133,23 @@ import Traces
         #expect(InputSubject("geowake.in.3.owntracks.alice.phone") == .fix(device: "owntracks.alice.phone"))
         #expect(InputSubject("geowake.in.3.fix.van-1") == .fix(device: "van-1"))
         #expect(InputSubject("geowake.in.3.weird") == .unknown)
+        let bytes = { (subject: String) in Array(subject.utf8).withUnsafeBufferPointer { InputSubject(bytes: $0) } }
+        for subject in ["geowake.in.3.fix.van-1", "geowake.in.3.owntracks.alice.phone", "geowake.in.12.regions",
+                        "geowake.in.0.assignments", "geowake.in.3.fix.a.b", "geowake.in.x.fix.van", "geowake.in.3.fix.",
+                        "geowake.in.3", "other.in.3.fix.van", "geowake.in.3.weird"] {
+            #expect(bytes(subject) == InputSubject(subject), "\(subject)")
+        }
+    }
+
+    @Test("The stream sequence is read from a JetStream reply subject, with or without domain and account hash (the worker checks it against the metadata call on every batch's first message)")
+    func streamSequenceFromReply() throws {
+        for (reply, sequence) in [("$JS.ACK.GEOWAKE_FIXES.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345)),
+                                  ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777)] {
+            #expect(nats_Open(-1) == NATS_OK, "the library is set up before a message is made outside a connection")
+            var message: OpaquePointer?
+            #expect(natsMsg_Create(&message, "geowake.in.0.fix.van", reply, "{}", 2) == NATS_OK)
+            defer { natsMsg_Destroy(message) }
+            #expect(try PartitionSubscription.streamSequence(message!) == sequence)
+        }
     }
 }

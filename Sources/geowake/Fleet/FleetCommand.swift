@@ -10,7 +10,7 @@ struct FleetCommand: ParsableCommand {
         commandName: "fleet",
         abstract: "Region monitoring for a fleet of devices, on NATS JetStream (see docs/fleet.md).",
         subcommands: [FleetSetupCommand.self, FleetPublishCommand.self, FleetWorkerCommand.self, FleetEventsCommand.self,
-                      FleetRegionsCommand.self]
+                      FleetRegionsCommand.self, FleetAssignCommand.self]
     )
 }
 

@@ -13,13 +13,20 @@ import Synchronization
 struct FleetWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Run region monitoring for the devices of this worker's share of the partitions."
+        abstract: "Run the location services for the devices of this worker's share of the partitions."
     )
+
+    enum Service: String, CaseIterable {
+        case regions, standard, significant, visits
+    }
 
     @Option(help: "This worker's name, unique in the fleet (default: host name and process id).")
     var name: String?
 
-    @Option(help: "The region set every device monitors (see `geowake fleet regions put`).")
+    @Option(help: "The services every device runs, comma-separated: regions, standard, significant, visits (default regions).")
+    var services = "regions"
+
+    @Option(help: "The region set of every device no assignment names (see `geowake fleet regions put`, `geowake fleet assign`).")
     var regionSet = "default"
 
     @Option(help: "Load regions from this file instead of the region set (sets larger than a NATS message).")
@@ -32,11 +39,43 @@ struct FleetWorkerCommand: ParsableCommand {
     var waitForWorkers = 1
 
     @OptionGroup var rules: RegionRuleOptions
+    @OptionGroup var serviceOptions: ServiceOptions
     @OptionGroup var nats: FleetConnectionOptions
+
+    /// The services chosen, each with the options `geowake replay --service …` takes; an option of a
+    /// service not chosen is a mistake worth saying.
+    func fleetServices() throws -> FleetServices {
+        var chosen: [Service] = []
+        for name in services.split(separator: ",") {
+            guard let service = Service(rawValue: String(name)) else {
+                throw CommandError("--services: \"\(name)\" is none of \(Service.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !chosen.contains(service) { chosen.append(service) }
+        }
+        guard !chosen.isEmpty else { throw CommandError("--services names no service") }
+        let given = rules.given.map { ($0.0, "regions", $0.1) } + serviceOptions.given.map { ($0.option, $0.service, $0.isGiven) }
+        if let (option, owner, _) = given.first(where: { $0.2 && !chosen.map(\.rawValue).contains($0.1) }) {
+            throw CommandError("\(option) applies to the \(owner) service, which --services does not run")
+        }
+        let result = FleetServices(regions: chosen.contains(.regions) ? try rules.configuration() : nil,
+                                   standard: chosen.contains(.standard) ? serviceOptions.standard : nil,
+                                   significant: chosen.contains(.significant) ? serviceOptions.significant : nil,
+                                   visits: chosen.contains(.visits) ? serviceOptions.visits : nil)
+        do {
+            try result.standard?.validate()
+            try result.significant?.validate()
+            try result.visits?.validate()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        return result
+    }
+
+    func validate() throws { _ = try fleetServices() }
 
     func run() throws {
         let workerID = name ?? Self.defaultName()
-        var options = FleetWorker.Options(workerID: workerID, layout: nats.layout, configuration: try rules.configuration(),
+        var options = FleetWorker.Options(workerID: workerID, layout: nats.layout, services: try fleetServices(),
                                           regionSet: regionSet, exitWhenIdle: exitWhenIdle.map { Int64($0 * 1000) })
         options.minimumWorkers = waitForWorkers
         if let regions { options.localRegions = RegionIndex(try RegionLoader.load(regions)) }
