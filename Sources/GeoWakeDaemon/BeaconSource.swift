@@ -28,14 +28,17 @@ final class BeaconSource {
     private(set) var trace: [BeaconSighting] = []
     var position = -1
     let speed: Double
+    /// The daemon's wall clock, which stamps a live scanner's sightings as they are read.
+    private let wall: @Sendable () -> Timestamp
     private var origin: (time: Timestamp, clock: Double)?
     private let inbox = Inbox<Item>()
     private let wanted = Flag()
     private var thread: Thread?
 
     /// `trace:FILE`, `hciN` or `lines:PATH`; throws one line naming the argument for anything else or an unreadable trace.
-    init(_ argument: String, speed: Double) throws(ProtocolError) {
+    init(_ argument: String, speed: Double, wall: @escaping @Sendable () -> Timestamp = DaemonClock.system.wall) throws(ProtocolError) {
         self.speed = speed
+        self.wall = wall
         description = argument
         if argument.hasPrefix("trace:") {
             kind = .trace(String(argument.dropFirst(6)))
@@ -68,7 +71,7 @@ final class BeaconSource {
         case .adapter(let adapter):
             if thread == nil { thread = spawn { [inbox, wanted] in Self.scan(adapter, inbox, wanted) } }
         case .lines(let path):
-            if thread == nil { thread = spawn { [inbox] in Self.readLines(path, inbox) } }
+            if thread == nil { thread = spawn { [inbox, wall] in Self.readLines(path, inbox, wall) } }
         }
     }
 
@@ -126,7 +129,7 @@ final class BeaconSource {
 
     /// Beacon JSON lines as they arrive, stamped with the time the daemon reads them (a scanner's clock may differ
     /// from the daemon's, whose timers decide exits). A FIFO is opened again after its writer closes it.
-    private static func readLines(_ path: String, _ inbox: Inbox<Item>) {
+    private static func readLines(_ path: String, _ inbox: Inbox<Item>, _ wall: @Sendable () -> Timestamp) {
         var announced = false
         while true {
             var isFIFO = false
@@ -137,7 +140,7 @@ final class BeaconSource {
             do {
                 if !announced { inbox.push(.running); announced = true }
                 _ = try BeaconTraceFile.read(path) { report in
-                    inbox.push(.sightings(Self.sightings(in: report, at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))))
+                    inbox.push(.sightings(Self.sightings(in: report, at: wall())))
                 }
                 guard isFIFO else {
                     inbox.push(.ended("\(path == "-" ? "standard input" : path) ended"))

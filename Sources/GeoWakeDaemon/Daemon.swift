@@ -40,7 +40,7 @@ public final class Daemon {
                 clock: DaemonClock = .system) throws {
         self.paths = paths
         self.clock = clock
-        beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed) },
+        beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed, wall: clock.wall) },
                                 exitTimeout: beaconExitTimeout)
         self.live = try live.map { argument throws(ProtocolError) in
             guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
