@@ -38,6 +38,10 @@ import TestSupport
 
         let first = try user.terminal(["geowake-example"])
         #expect(first.waitForLine(30, draining: [daemon]) { $0.hasPrefix("#1 ") } != nil, "no first line: \(first.lines)")
+        // The ack goes out as the loop body returns, just after the line: Ctrl-C before it reaches the daemon would
+        // (rightly) have #1 delivered again to the next instance. The user here interrupts once it was confirmed.
+        #expect(user.eventually(10, draining: [daemon, first]) { (try? user.clients().first?["pending"] as? Int) == 0 },
+                "the first event was not acknowledged: \((try? user.clients()) ?? [])")
         first.typeControlC()
         let interrupted = try #require(first.waitForExit(10), "Ctrl-C did not stop the example")
         #expect(interrupted & 0x7f == SIGINT, "the example did not end by SIGINT: status \(interrupted)")
