@@ -14,6 +14,8 @@ static sqlite3_vfs *real_vfs;
 static sqlite3_vfs wrapping_vfs;
 static sqlite3_io_methods wrapping_io;
 static void (*sync_callback)(const char *path);
+static int cut_countdown;
+static void (*cut_callback)(void);
 
 #define REAL(f) (((SimulatedFile *)(f))->real)
 
@@ -25,7 +27,10 @@ static int sd_close(sqlite3_file *f) {
     return rc;
 }
 static int sd_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xRead(REAL(f), b, n, o); }
-static int sd_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xWrite(REAL(f), b, n, o); }
+static int sd_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) {
+    if (cut_countdown > 0 && --cut_countdown == 0 && cut_callback) cut_callback();
+    return REAL(f)->pMethods->xWrite(REAL(f), b, n, o);
+}
 static int sd_truncate(sqlite3_file *f, sqlite3_int64 s) { return REAL(f)->pMethods->xTruncate(REAL(f), s); }
 static int sd_sync(sqlite3_file *f, int flags) {
     int rc = REAL(f)->pMethods->xSync(REAL(f), flags);
@@ -78,4 +83,9 @@ int simulated_disk_install(void (*on_sync)(const char *path)) {
         sd_shm_map, sd_shm_lock, sd_shm_barrier, sd_shm_unmap, sd_fetch, sd_unfetch,
     };
     return sqlite3_vfs_register(&wrapping_vfs, 1);
+}
+
+void simulated_disk_cut_at_write(int writes, void (*on_cut)(void)) {
+    cut_callback = on_cut;
+    cut_countdown = writes;
 }

@@ -3,9 +3,9 @@ import GeoWakeProtocol
 
 /// What user code of one client has seen, checked against `replay`'s events as it happens: each new event is the
 /// next one replay printed (nothing lost, nothing out of order), and an event seen before comes again only where
-/// the delivery promise allows it — its acknowledgement was not yet confirmed when the process that handled it
-/// died, or a power cut may have taken the acknowledgement (or, under `--durability normal`, the event's own
-/// commit, so that the replayed trace produced it again).
+/// the delivery promise allows it — as the same event (number), when its acknowledgement was not yet confirmed as
+/// the process that handled it died, or a power cut may have taken the acknowledgement; as a new one only where,
+/// under `--durability normal`, a power cut took the event's own commit and the replayed trace produced it again.
 struct ClientModel {
     let scenario: SimulationScenario.Client
     let expected: [String]
@@ -14,7 +14,11 @@ struct ClientModel {
     private(set) var next = 0
     /// Who handled each event last, and as which number.
     private var handledBy: [Int: (pid: pid_t, number: EventNumber)] = [:]
+    /// Events that may come again as they came (the same number): a resend from the outbox.
     private var mayRepeat: Set<Int> = []
+    /// Events that may come again under a new number: produced anew from the trace after a power cut under
+    /// `--durability normal` took back their commit. Under `full` nothing leaves the daemon before its sync.
+    private var mayComeAnew: Set<Int> = []
     private(set) var repeats = 0
 
     init(_ scenario: SimulationScenario.Client, expected: [String]) {
@@ -31,7 +35,8 @@ struct ClientModel {
             next += 1
             return nil
         }
-        if let index = positions[text], index < next, mayRepeat.contains(index) {
+        if let index = positions[text], index < next,
+           mayComeAnew.contains(index) || (mayRepeat.contains(index) && handledBy[index]?.number == number) {
             handledBy[index] = (pid, number)
             repeats += 1
             return nil
@@ -48,9 +53,11 @@ struct ClientModel {
         for (index, entry) in handledBy where entry.pid == pid && entry.number > confirmedThrough { mayRepeat.insert(index) }
     }
 
-    /// A power cut may take back any commit since the last sync: acks, and events with the trace position.
-    mutating func powerCut() {
+    /// A power cut may take back any commit since the last sync: acks, and under `normal` events with the trace
+    /// position.
+    mutating func powerCut(durabilityFull: Bool) {
         mayRepeat.formUnion(handledBy.keys)
+        if !durabilityFull { mayComeAnew.formUnion(handledBy.keys) }
     }
 
     var isComplete: Bool { next == expected.count }

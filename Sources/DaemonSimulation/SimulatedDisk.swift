@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 
 /// What a power cut can leave of the store. The store is a real SQLite file in WAL mode; SQLite syncs the WAL only
-/// where the durability asks it to (every commit with `full`; with `normal`, before a checkpoint and for the
-/// epoch's commit). The disk learns of every sync through a wrapping VFS, and a power cut keeps what was synced
+/// where the daemon asks it to (once a loop turn for that turn's commits with `full`; with `normal`, for requests,
+/// app states and the epoch's commit, and before a checkpoint). The disk learns of every sync through a wrapping VFS, and a power cut keeps what was synced
 /// plus any prefix of the later commits, as the kernel may have written some of them back: recovery stops at the
 /// first frame whose checksum chain breaks, so the survivors are always whole commits in order.
 enum SimulatedDisk {
@@ -22,7 +22,9 @@ enum SimulatedDisk {
 
     /// Copies the store's files as the machine loses power, cut to what may survive; `pick` chooses among the
     /// commits that may or may not have reached the disk (0: none of them).
-    static func powerCut(store path: String, pick: (Int) -> Int) -> (database: [UInt8], wal: [UInt8]?, lostCommits: Int) {
+    typealias Files = (database: [UInt8], wal: [UInt8]?, lostCommits: Int)
+
+    static func powerCut(store path: String, pick: (Int) -> Int) -> Files {
         let database = readFile(path) ?? []
         let walPath = path + "-wal"
         guard var wal = readFile(walPath) else { return (database, nil, 0) }
@@ -36,7 +38,7 @@ enum SimulatedDisk {
         return (database, wal, candidates.count - kept)
     }
 
-    static func restore(store path: String, _ files: (database: [UInt8], wal: [UInt8]?, lostCommits: Int)) {
+    static func restore(store path: String, _ files: Files) {
         writeFile(path, files.database)
         if let wal = files.wal { writeFile(path + "-wal", wal) } else { unlink(path + "-wal") }
         synced.withLock { $0[path + "-wal"] = nil }
@@ -85,7 +87,7 @@ enum WALFile {
     }
 
     /// The end of the last whole commit of the file's current generation, reading only frame headers, and only
-    /// those after `known` when the generation is the same (a sync in `full` durability comes with every commit).
+    /// those after `known` when the generation is the same (under `full` a sync comes every loop turn).
     static func validPrefix(of path: String, after known: Prefix?) -> Prefix? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }

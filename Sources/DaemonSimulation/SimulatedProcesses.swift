@@ -35,6 +35,7 @@ final class SimulatedProcesses: ProcessControl {
     }
 
     func spawn(_ request: LaunchRequest) throws(LaunchError) -> ProcessIdentity {
+        if MidTurnPowerCut.hasLanded { throw .fork(errno: EIO) }
         launches += 1
         narrate?("daemon launches \(request.command.arguments.last ?? "?") for \(request.reason?.rawValue ?? "no reason")")
         return start(clientID: request.command.arguments.last ?? "", launched: true, reason: request.reason)
@@ -58,6 +59,7 @@ final class SimulatedProcesses: ProcessControl {
     func send(_ signal: ProcessSignal, to process: ProcessIdentity) -> Bool {
         narrate?("daemon sends \(signal) to pid \(process.pid)\(isAlive(process) ? "" : ", which is gone")")
         guard isAlive(process) else { return false }
+        if MidTurnPowerCut.hasLanded { return true }
         switch signal {
         case .suspend: table[process.pid]!.state = .stopped
         case .thaw: table[process.pid]!.state = .running

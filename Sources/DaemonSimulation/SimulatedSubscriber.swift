@@ -64,14 +64,16 @@ final class SimulatedSubscriber {
         }
     }
 
-    /// Reads what the daemon sent; false once the daemon closed the connection.
+    /// Reads what the daemon sent, at most `limit` bytes; false once the daemon closed the connection.
     @discardableResult
-    func read() -> Bool {
+    func read(atMost limit: Int = .max) -> Bool {
         guard fd >= 0 else { return false }
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        var left = limit
+        while left > 0 {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, left), Int32(MSG_DONTWAIT)) }
             if n > 0 {
                 input += chunk[..<n]
+                left -= n
                 continue
             }
             if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {

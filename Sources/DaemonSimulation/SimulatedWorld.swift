@@ -85,17 +85,39 @@ final class SimulatedWorld {
         daemon = nil
     }
 
-    /// The machine loses power: the daemon and every process die, and the store keeps what was synced plus a prefix
-    /// of the later commits. With `machine` false only the store's disk does (a USB drive, a VM's volume): the
-    /// daemon dies with it, and its subscribers live on to meet the rolled-back store.
-    func powerCut(machine: Bool, random: inout SeededRandom) {
-        let files = SimulatedDisk.powerCut(store: storePath) { Int.random(in: 0..<$0, using: &random) }
+    /// The machine loses power at one of the store's next writes (`MidTurnPowerCut`), if the daemon makes it within
+    /// `turns` turns (as fixes fall due over `seconds`), else after them: the daemon and every process die, and the store keeps what was synced plus a
+    /// prefix of the later commits. With `machine` false only the store's disk does (a USB drive, a VM's volume):
+    /// the daemon dies with it, and its subscribers live on to meet the rolled-back store. Either way user code
+    /// handles every event its process had received when the power went: the most a power cut can let it see.
+    /// Returns where the power went.
+    func powerCut(machine: Bool, seconds: Double, turns: Int, random: inout SeededRandom) throws -> String {
+        let write = Int.random(in: 1...12, using: &random)
+        let pick = random.next()
+        MidTurnPowerCut.arm(atWrite: write, store: storePath, pick: pick)
+        clock.advance(by: seconds)
+        var turn = 0
+        while turn < turns, !MidTurnPowerCut.hasLanded {
+            turn += 1
+            MidTurnPowerCut.watch(subscribers.mapValues(\.fd))
+            if let daemon { _ = try daemon.turn(waiting: false) }
+            if !MidTurnPowerCut.hasLanded { _ = pumpApps() }
+        }
+        let landed = MidTurnPowerCut.disarm()
+        let files = landed?.files ?? SimulatedDisk.powerCut(store: storePath) { Int(pick % UInt64($0)) }
+        for (pid, subscriber) in subscribers.sorted(by: { $0.key < $1.key }) {
+            subscriber.read(atMost: landed.map { $0.received[pid] ?? 0 } ?? .max)
+            if processes.state(pid) == .running { record(subscriber, all: true) }
+            subscriber.close()
+            subscribers[pid] = nil
+        }
         daemon = nil
         if machine {
             for process in processes.living { kill(process.identity.pid) }
         }
-        for key in models.keys { models[key]!.powerCut() }
+        for key in models.keys { models[key]!.powerCut(durabilityFull: scenario.durabilityFull) }
         SimulatedDisk.restore(store: storePath, files)
+        return landed == nil ? "after \(turns) turns" : "at write \(write) of the store, in turn \(turn)"
     }
 
     func kill(_ pid: pid_t) {
@@ -174,10 +196,10 @@ final class SimulatedWorld {
 
     /// Hands what a subscriber read to user code, checking each event against the model; true if any.
     @discardableResult
-    private func record(_ subscriber: SimulatedSubscriber) -> Bool {
+    private func record(_ subscriber: SimulatedSubscriber, all: Bool = false) -> Bool {
         guard let clientID = processes.table[subscriber.pid]?.clientID else { return false }
         var any = false
-        subscriber.handle(upTo: Int.random(in: 0...3, using: &pace)) { event in
+        subscriber.handle(upTo: all ? .max : Int.random(in: 0...3, using: &pace)) { event in
             any = true
             narrate?("pid \(subscriber.pid) \(clientID) handles \(event.number) \(event.text)")
             if let violation = models[clientID]!.handled(event.text, as: event.number, by: subscriber.pid) {

@@ -98,9 +98,11 @@ public struct Simulation {
             return "daemon SIGKILLed, " + (try restart(world, after: down, &random))
         case ..<0.34 where world.daemon != nil:
             let machine = random.chance(0.5)
-            world.powerCut(machine: machine, random: &random)
+            let seconds = Double(Int.random(in: 0...10, using: &random))
+            let when = try world.powerCut(machine: machine, seconds: seconds, turns: Int(seconds) + Int.random(in: 1...3, using: &random),
+                                          random: &random)
             let down = Double(Int.random(in: 0...30, using: &random))
-            return (machine ? "power cut, " : "power cut of the store's disk, ") + (try restart(world, after: down, &random))
+            return (machine ? "power cut " : "power cut of the store's disk ") + when + ", " + (try restart(world, after: down, &random))
         case ..<0.38:
             let step = Double(Int.random(in: -3600...3600, using: &random))
             world.clock.stepWall(by: step)

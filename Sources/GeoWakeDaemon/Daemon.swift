@@ -146,12 +146,13 @@ public final class Daemon {
         }
         for fd in connections.keys.sorted() { serve(connections[fd]!) }
         applyDeferredAcks()
-        syncRequests()
+        syncCommits()
         advanceTraceRegions()
         if let delay = source?.delay(now: clock.monotonic()), delay <= 0 { processNextFix() }
         pumpLiveSource()
         pumpBeacons()
         for connection in connections.values { deliver(connection) }
+        syncCommits()
         activation.turn()
         do {
             try store.checkpointIfDue()
@@ -169,7 +170,7 @@ public final class Daemon {
         logger.info("geowaked stopping")
         live?.stop()
         activation.stopping()
-        syncRequests()
+        syncCommits()
         for connection in Array(connections.values) { close(connection) }
         if listener >= 0 {
             Glibc.close(listener)
@@ -257,9 +258,10 @@ public final class Daemon {
         }
     }
 
-    /// One sync for the turn's requests, then their replies go out (group commit: see `DaemonStore.write`). A store
-    /// that cannot sync is logged; the replies still go, as with a failed checkpoint.
-    func syncRequests() {
+    /// One sync for the turn's synced commits (requests; under `--durability full` fixes and acks too), then what
+    /// they produced goes out (group commit: see `DaemonStore.write`). A store that cannot sync is logged; the
+    /// replies and events still go, as with a failed checkpoint.
+    func syncCommits() {
         do {
             try store.sync()
         } catch {
@@ -291,6 +293,8 @@ public final class Daemon {
     /// Sends outbox events after the last delivered one while the connection's buffer has room.
     func deliver(_ connection: Connection) {
         guard let client = connection.client, connection.outboxMayHaveMore, !connection.closed else { return }
+        // Under `--durability full` the outbox may hold commits not yet synced: they wait for the turn's sync.
+        if store.syncPending { connection.holdUntilSync() }
         while connection.hasRoom {
             guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
             for event in batch { connection.append(event) }

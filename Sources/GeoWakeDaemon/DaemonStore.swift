@@ -23,7 +23,8 @@ public final class DaemonStore {
             // four lock calls of every transaction, and WAL then keeps its index in the heap, not in a -shm file.
             // A second process that opens the file gets SQLITE_BUSY ("database is locked") while the daemon runs.
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            // `full` is group commit, not SQLite's FULL: every commit waits for the turn's one `sync()`.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             checkpoint.install(on: db)
         }
         do {
@@ -66,12 +67,13 @@ public final class DaemonStore {
     ///
     /// `synced` asks for the commit to reach the disk whatever the durability, by the next `sync()`: a client's
     /// requests (register, monitor, start, …) are rare, and a power cut must not take one back after its reply said
-    /// it was done. One sync covers every such commit of a loop turn (group commit): the WAL's commits survive in
-    /// order, so syncing the last makes all of them durable.
+    /// it was done. With `--durability full` every commit is such a commit. One sync covers every such commit of a
+    /// loop turn (group commit): the WAL's commits survive in order, so syncing the last makes all of them durable,
+    /// and nothing they produced (a reply, an event) leaves the daemon before it.
     @discardableResult
     func write<T>(synced: Bool = false, _ body: (Database) throws -> T) throws -> T {
         try queue.writeWithoutTransaction { db in
-            if synced && durability == .normal { syncPending = true }
+            if synced || durability == .full { syncPending = true }
             try db.raw("BEGIN").run()
             do {
                 let result = try body(db)
@@ -84,7 +86,7 @@ public final class DaemonStore {
         }
     }
 
-    /// Whether a commit waits for `sync()` (its replies are held until then).
+    /// Whether a commit waits for `sync()` (its replies and events are held until then).
     private(set) var syncPending = false
 
     /// Makes every commit so far durable: one small commit with a full sync, which syncs the WAL up to it.

@@ -113,6 +113,7 @@ extension Daemon {
             guard let connection = connection(for: event.client) else { continue }
             if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
                connection.hasRoom {
+                if store.syncPending { connection.holdUntilSync() }
                 connection.append(event)
                 sent.insert(event.client)
             } else {

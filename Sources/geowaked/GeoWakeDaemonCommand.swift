@@ -25,7 +25,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
     @Flag(help: "System mode: /run/geowake and /var/lib/geowake.") var system = false
     @Option(help: "Socket path.") var socket: String?
     @Option(help: "Store path (SQLite).") var state: String?
-    @Option(help: "normal (synchronous=NORMAL) or full (synchronous=FULL).") var durability: String = "normal"
+    @Option(help: "normal (a power cut may take back the last commits) or full (nothing leaves the daemon before its commit is synced: one sync per loop turn).") var durability: String = "normal"
     @OptionGroup var lifecycle: LifecycleOptions
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"

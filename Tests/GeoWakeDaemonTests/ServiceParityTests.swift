@@ -14,6 +14,8 @@ import Testing
         var fields: String
         var replay: [String]
         var kinds: Set<String>
+        /// geowaked's own options.
+        var daemon: [String] = []
         var testDescription: String { name }
     }
 
@@ -33,12 +35,17 @@ import Testing
         Case(name: "regions without accuracy gating, with segment crossing", op: "monitor",
              fields: #"{"file":"\#(regionFile)","accuracyGating":false,"segmentCrossing":true}"#,
              replay: ["--regions", regionFile, "--no-accuracy-gating", "--segment-crossing"], kinds: ["enter", "exit", "dwell"]),
+        // Group commit: every fix's events wait for their loop turn's one sync, and then all of them go out.
+        Case(name: "regions with hysteresis and debounce under --durability full", op: "monitor",
+             fields: #"{"file":"\#(regionFile)","hysteresis":25,"debounce":4}"#,
+             replay: ["--regions", regionFile, "--hysteresis", "25", "--debounce", "4"], kinds: ["enter", "exit", "dwell"],
+             daemon: ["--durability", "full"]),
     ]
 
     /// Every event the client receives until the trace's `ended` status.
     static func daemonEvents(_ testCase: Case) throws -> [[String: Any]] {
         let daemon = DaemonProcess()
-        try daemon.start(trace: trace, speed: 0)
+        try daemon.start(trace: trace, speed: 0, options: testCase.daemon)
         let raw = try RawClient(daemon.socket)
         _ = raw.receive()
         var start = try #require(try JSONSerialization.jsonObject(with: Data(testCase.fields.utf8)) as? [String: Any])

@@ -6,4 +6,8 @@
 /// a power cut cannot take. Returns SQLite's result code; calling it again only replaces the callback.
 int simulated_disk_install(void (*on_sync)(const char *path));
 
+/// Calls `on_cut` once, just before the `writes`-th file write from now (0 disarms): the moment a simulated power
+/// cut lands, in the middle of whatever the daemon was doing.
+void simulated_disk_cut_at_write(int writes, void (*on_cut)(void));
+
 #endif
