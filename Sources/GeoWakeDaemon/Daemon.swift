@@ -75,27 +75,23 @@ public final class Daemon {
     }
 
     private func restore() throws {
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM region ORDER BY uid, clientID, regionID") }
         for (client, rules) in try store.queue.read(ClientRegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
-        var byClient: [ClientKey: [(String, String, Int64?, Bool)]] = [:]
-        for row in rows {
-            let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            byClient[key, default: []].append((row["feature"], row["state"], row["since"], row["dwellSent"]))
-        }
-        var restored: [(region: Region, owner: ClientKey, entry: SharedRegions.Entry)] = []
-        for (key, features) in byClient {
-            let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + features.map(\.0).joined(separator: ",") + "]}"
-            let parsed = try SharedRegions.regions(fromFeatureCollection: Array(collection.utf8))
-            for (region, stored) in zip(parsed, features) {
-                restored.append((region, key, SharedRegions.Entry(owner: key, regionID: region.id,
-                                                                  state: SharedRegions.State(rawValue: stored.1) ?? .unknown,
-                                                                  since: stored.2.map { Timestamp(millisecondsSince1970: $0) },
-                                                                  dwellSent: stored.3)))
+        var stored: [RegionRules: StoredRegions] = [:]
+        try store.queue.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT uid, clientID, regionID, feature, state, since, dwellSent FROM region ORDER BY uid, clientID, regionID
+                """)
+            while let row = try rows.next() {
+                let owner = ClientKey(uid: UInt32(row[0] as Int64), clientID: row[1])
+                let entry = SharedRegions.Entry(owner: owner, regionID: row[2], state: SharedRegions.State(rawValue: row[4]) ?? .unknown,
+                                                since: (row[5] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
+                                                dwellSent: row[6])
+                stored[regions.rules(of: owner), default: StoredRegions()].append(feature: row[3], entry)
             }
         }
-        try regions.restore(restored)
+        try regions.restore(stored)
         try services.restore(from: store)
     }
 

@@ -1,6 +1,7 @@
 import GeoWakeCore
 import Geofencing
 import RegionIndex
+import Regions
 
 /// The regions of every client with one rule set: one `RegionMonitor` over one index, each region with its owner
 /// and the state last stored for it. The stored state follows every change the monitor decides, event or not.
@@ -28,27 +29,36 @@ struct RegionGroup {
         monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.configuration())
     }
 
-    /// A group restored from the store: its index built once over every region (adding a million one by one
-    /// rebuilt it again and again), each region with its stored state.
-    init(rules: RegionRules, restoring items: [(region: Region, entry: Entry)]) throws {
-        monitor = RegionMonitor(regions: try RegionIndex(regions: items.map(\.region)), configuration: try rules.configuration())
-        for item in items {
-            guard let handle = monitor.regions.handle(forID: item.region.id) else { continue }
-            register(handle, item.region, item.entry)
+    /// A group restored from the store: its regions loaded from one document under their shared ids, the index
+    /// built once over all of them (adding a million one by one rebuilt it again and again), each region with its
+    /// stored state.
+    init(rules: RegionRules, restoring stored: StoredRegions) throws {
+        let entries = stored.entries
+        let loaded = try stored.collection.withUnsafeBytes { (bytes) throws(RegionLoadError) in
+            try RegionLoader.load(bytes: bytes, name: "the store") {
+                Array(SharedRegions.sharedID(entries[$0].owner, entries[$0].regionID).utf8)
+            }
+        }
+        monitor = RegionMonitor(regions: RegionIndex(loaded), configuration: try rules.configuration())
+        for (handle, entry) in zip(loaded.handles, entries) {
+            register(handle, monitor.regions.attributes(of: handle), entry)
         }
     }
 
     var isEmpty: Bool { entries.isEmpty }
 
-    /// Adds a region (its id already unique across clients) with its stored state: inside is restored into the
-    /// monitor without an event, so a restart never repeats an `enter`.
-    mutating func add(_ region: Region, _ entry: Entry) throws -> RegionHandle {
-        let handle = try monitor.add(region)
-        register(handle, region, entry)
-        return handle
+    /// Adds regions a loader or another group validated already (their ids unique across clients) in one step, each
+    /// with its stored state: inside is restored into the monitor without an event, so a restart never repeats an
+    /// `enter`.
+    mutating func add(validated regions: [Region], _ entries: [Entry]) throws -> [RegionHandle] {
+        let handles = try monitor.add(validated: regions)
+        for (handle, (region, entry)) in zip(handles, zip(regions, entries)) {
+            register(handle, RegionAttributes(id: region.id, notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit), entry)
+        }
+        return handles
     }
 
-    private mutating func register(_ handle: RegionHandle, _ region: Region, _ entry: Entry) {
+    private mutating func register(_ handle: RegionHandle, _ region: RegionAttributes, _ entry: Entry) {
         entries[handle] = entry
         if !region.notifyOnEntry || !region.notifyOnExit { quiet.insert(handle) }
         switch entry.state {
@@ -90,8 +100,8 @@ struct RegionGroup {
     /// Puts regions taken from another group in, as they were; `lastFix` is that group's, for a group that has none.
     mutating func put(_ moving: [Moving], lastFix: Fix?) throws {
         var snapshot = monitor.snapshot()
+        _ = try add(validated: moving.map(\.region), moving.map(\.entry))
         for item in moving {
-            _ = try add(item.region, item.entry)
             // The restore below replaces every track, so each region inside needs its record there.
             guard item.entry.state == .inside else { continue }
             snapshot.regions.append(item.record ?? RegionMonitorSnapshot.RegionRecord(

@@ -115,12 +115,10 @@ extension Daemon {
             }
         }
         if let rules { try choose(rules, for: client) }
-        for region in parsed {
-            do {
-                try regions.add(region, owner: client, state: .unknown, since: nil)
-            } catch {
-                logger.error("a validated region did not enter the index", metadata: ["region": "\(region.id)", "error": "\(error)"])
-            }
+        do {
+            try regions.add(validated: parsed, owner: client)
+        } catch {
+            logger.error("validated regions did not enter the index", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
         }
         return ["added": parsed.count]
     }

@@ -73,16 +73,11 @@ struct SharedRegions {
         groups[new] = target
     }
 
-    /// Puts back every stored region at a start, each group's index built once; call before anything is added.
-    mutating func restore(_ stored: [(region: Region, owner: ClientKey, entry: Entry)]) throws {
-        var byRules: [RegionRules: [(region: Region, entry: Entry)]] = [:]
-        for item in stored {
-            var shared = item.region
-            shared.id = Self.sharedID(item.owner, item.region.id)
-            byRules[rules(of: item.owner), default: []].append((shared, item.entry))
-        }
-        for (rules, items) in byRules {
-            let group = try RegionGroup(rules: rules, restoring: items)
+    /// Puts back every stored region at a start, each rule group's regions loaded and indexed once; call before
+    /// anything is added.
+    mutating func restore(_ stored: [RegionRules: StoredRegions]) throws {
+        for (rules, regions) in stored {
+            let group = try RegionGroup(rules: rules, restoring: regions)
             for (handle, entry) in group.entries { handles[entry.owner, default: [:]][entry.regionID] = handle }
             groups[rules] = group
         }
@@ -91,14 +86,19 @@ struct SharedRegions {
     /// A region's id in the index its group shares with other clients.
     static func sharedID(_ owner: ClientKey, _ regionID: String) -> String { "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(regionID)" }
 
-    /// Adds a region with its stored state, to the group of its owner's rules.
-    mutating func add(_ region: Region, owner: ClientKey, state: State, since: Timestamp?, dwellSent: Bool = false) throws {
-        var shared = region
-        shared.id = Self.sharedID(owner, region.id)
+    /// Adds a client's new regions, parsed and validated by `regions(fromFeatureCollection:)`, to the group of its
+    /// rules in one step; each is undecided until a fix.
+    mutating func add(validated regions: [Region], owner: ClientKey) throws {
         let rules = rules(of: owner)
         if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
-        let handle = try groups[rules]!.add(shared, Entry(owner: owner, regionID: region.id, state: state, since: since, dwellSent: dwellSent))
-        handles[owner, default: [:]][region.id] = handle
+        let shared = regions.map { region in
+            var shared = region
+            shared.id = Self.sharedID(owner, region.id)
+            return shared
+        }
+        let entries = regions.map { Entry(owner: owner, regionID: $0.id, state: .unknown, since: nil) }
+        let added = try groups[rules]!.add(validated: shared, entries)
+        for (region, handle) in zip(regions, added) { handles[owner, default: [:]][region.id] = handle }
     }
 
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.

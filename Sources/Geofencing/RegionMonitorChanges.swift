@@ -15,6 +15,14 @@ extension RegionMonitor where Regions == RegionIndex {
         return handle
     }
 
+    /// Adds regions a `RegionLoader` validated already, the index settling once for all of them; each is undecided,
+    /// as `add(_:)` says.
+    package mutating func add(validated regions: [Region]) throws(InvalidRegion) -> [RegionHandle] {
+        let handles = try self.regions.add(validated: regions)
+        for handle in handles { state.regionAdded(handle) }
+        return handles
+    }
+
     /// Removes a region from the monitored index and forgets its state. If it was reported inside (and
     /// notifies on exit) a final `exit` with reason `.regionRemoved` is appended, at the last fix's position,
     /// stamped `now`. Unknown or already removed handles are ignored.

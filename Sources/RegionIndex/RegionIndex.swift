@@ -37,20 +37,39 @@ public struct RegionIndex: Sendable {
     /// Adds a region that the validator (in `Regions`) has accepted; throws only for a duplicate id. Its
     /// handle stays valid until it is removed.
     package mutating func add(validated draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
+        let handle = try append(draft)
+        settleAdditions()
+        return handle
+    }
+
+    /// Adds many validated regions in one step: the index decides once whether to rebuild, where adding them one
+    /// by one sorted the recent items anew every `tailLimit` of them. On a duplicate id, those before it stay added.
+    package mutating func add(validated drafts: [FeatureDraft]) throws(InvalidRegion) -> [RegionHandle] {
+        defer { settleAdditions() }
+        var handles: [RegionHandle] = []
+        handles.reserveCapacity(drafts.count)
+        for draft in drafts { handles.append(try append(draft)) }
+        return handles
+    }
+
+    private mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
         let handle = try store.append(draft)
         store.appendMissingBands()
         store.boxes(ofSlot: handle.slot) { box, part in
             box.appending(to: &addedBoxes)
             addedShapes.append(store.shapeReference(ofSlot: handle.slot, part: part))
         }
-        if addedShapes.count - recent.itemCount > Self.tailLimit {
-            if addedShapes.count > max(1024, tree.itemCount / 8) {
-                rebuild()
-            } else {
-                recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes.map(\.rawValue))
-            }
-        }
         return handle
+    }
+
+    /// Past the unsorted tail's limit, sorts the recent items into their tree, or rebuilds once they are an eighth.
+    private mutating func settleAdditions() {
+        guard addedShapes.count - recent.itemCount > Self.tailLimit else { return }
+        if addedShapes.count > max(1024, tree.itemCount / 8) {
+            rebuild()
+        } else {
+            recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes.map(\.rawValue))
+        }
     }
 
     /// Removes a region; already removed handles are ignored, and another store's stop the process.

@@ -16,6 +16,12 @@ extension RegionIndex {
         self.init(store)
     }
 
+    /// Adds regions a `RegionLoader` validated already (taken from its store), without validating them again, in
+    /// one step (see `add(validated:)`).
+    package mutating func add(validated regions: [Region]) throws(InvalidRegion) -> [RegionHandle] {
+        try add(validated: regions.map(FeatureDraft.init))
+    }
+
     /// Validates and adds a region; its handle stays valid until it is removed.
     @discardableResult
     public mutating func add(_ region: Region) throws(InvalidRegion) -> RegionHandle {

@@ -88,6 +88,24 @@ import TestSupport
         Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 60_000, seed: 12))
     }
 
+    /// Batches as the daemon's `monitor` adds them: some staying in the recent tree or the tail, one big enough to
+    /// rebuild the main tree.
+    @Test func sameAnswersAsGEOSAfterBatchesOfAdds() throws {
+        var index = try RegionIndex(regions: Array(Self.city.prefix(1000)))
+        let newcomers = TestRegions.city(count: 3100, seed: 98, prefix: "b")
+        var added = 0
+        for size in [1, 63, 65, 200, 1500, 1271] {
+            let batch = Array(newcomers[added..<(added + size)])
+            let handles = try index.add(validated: batch)
+            #expect(handles.map { index.attributes(of: $0).id } == batch.map(\.id))
+            added += size
+        }
+        let regions = Array(Self.city.prefix(1000)) + newcomers
+        #expect(index.count == regions.count)
+        let handles = regions.map { index.handle(forID: $0.id)! }
+        Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 60_000, seed: 13))
+    }
+
     @Test func removedIDsCanBeAddedAgainWithANewHandle() throws {
         var index = try RegionIndex(regions: Array(Self.city.prefix(10)))
         let old = index.handle(forID: "r3")!

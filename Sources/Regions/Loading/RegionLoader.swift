@@ -52,8 +52,16 @@ public enum RegionLoader {
     /// the same checks as a file, and nothing written to disk.
     public static func load(bytes: UnsafeRawBufferPointer, name: String,
                             options: RegionLoadOptions = RegionLoadOptions()) throws(RegionLoadError) -> RegionStore {
+        try load(bytes: bytes, name: name, options: options, id: nil)
+    }
+
+    /// The same with each feature's id replaced by `id(n)` for the document's `n`th feature: the daemon's restart
+    /// loads the regions of many clients from one document, each under an id that names its owner too.
+    package static func load(bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions = RegionLoadOptions(),
+                             id: ((Int) -> [UInt8])?) throws(RegionLoadError) -> RegionStore {
         var loaded = try ingest(RegionStore(), name: name, firstSlots: [(name, 0)]) { (ingest) throws(RegionLoadError) in
-            try read(bytes, name: name, options: options, numbering: options.numberFeatures ? "" : nil, into: ingest, progress: { _ in })
+            try read(bytes, name: name, options: options, numbering: options.numberFeatures ? "" : nil, id: id, into: ingest,
+                     progress: { _ in })
         }
         loaded.appendMissingBands()
         loaded.shrinkToFit()
@@ -78,10 +86,15 @@ public enum RegionLoader {
     }
 
     private static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
-                             into ingest: FeatureIngest, progress: (Int) -> Void) throws(RegionLoadError) {
+                             id: ((Int) -> [UInt8])? = nil, into ingest: FeatureIngest,
+                             progress: (Int) -> Void) throws(RegionLoadError) {
         if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
         var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
         try reader.readFeatures(progress: progress) { number, draft in
+            if let id {
+                draft.id = id(number)
+                draft.hasID = true
+            }
             guard ingest.put(number, &draft) else { throw IngestStopped() }
         }
     }
