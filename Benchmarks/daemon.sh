@@ -9,7 +9,8 @@
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
 #            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region
 #            rules (hysteresis 0, 10, ... m), so the daemon runs K monitors over K indexes.
-#   register: CLIENTS x REGIONS (default 1,000 x 1,000) registered one monitor request each; then the restart over them.
+#   register: CLIENTS x REGIONS (default 1,000 x 1,000) registered one monitor request each; then the restart over them,
+#            and `geowake locate` (GEOWAKE, default beside geowaked) over the same regions: its time and peak RSS.
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. GEOWAKED_ARGS: more geowaked
@@ -22,6 +23,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 G=${GEOWAKED:-$PWD/.build/release/geowaked}
+# register compares the daemon's memory with `geowake locate` over the same regions.
+export GEOWAKE=${GEOWAKE:-$(dirname "$G")/geowake}
 [ -x "$G" ] || { echo "build first: swift build -c release --experimental-lto-mode=full --product geowaked" >&2; exit 1; }
 PINNED=$(mktemp)
 trap 'rm -f "$PINNED"' EXIT

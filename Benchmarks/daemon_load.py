@@ -13,6 +13,7 @@ import json
 import os
 import random
 import resource
+import sqlite3
 import selectors
 import socket
 import subprocess
@@ -277,7 +278,8 @@ def register(geowaked, trace, directory):
             client.sock.close()
         elapsed = time.monotonic() - start
         print(f"register: {clients} clients x {each} regions ({clients * each:,}) registered in {elapsed:.1f} s "
-              f"({clients * each / elapsed:,.0f} regions/s, the driver's JSON included); RSS {rss_mib(process.pid):.0f} MiB")
+              f"({clients * each / elapsed:,.0f} regions/s, the driver's JSON included; daemon CPU "
+              f"{cpu_seconds(process.pid):.1f} s); RSS {rss_mib(process.pid):.0f} MiB")
     finally:
         process.terminate()
         process.wait()
@@ -295,6 +297,28 @@ def register(geowaked, trace, directory):
     finally:
         process.terminate()
         process.wait()
+    locate_over_stored_regions(geowaked, trace, directory)
+
+
+def locate_over_stored_regions(geowaked, trace, directory):
+    """`geowake locate` (beside geowaked) over the very regions the daemon stored, for its load time and peak RSS."""
+    geowake = os.environ.get("GEOWAKE", "")
+    if not os.access(geowake, os.X_OK):
+        print(f"register: no {geowake} to compare locate with (GEOWAKE=PATH)")
+        return
+    regions = os.path.join(directory, "stored.geojson")
+    with sqlite3.connect(os.path.join(directory, "geowake.sqlite")) as db, open(regions, "w") as out:
+        out.write('{"type":"FeatureCollection","features":[')
+        for n, (feature,) in enumerate(db.execute("SELECT feature FROM region")):
+            out.write(("," if n else "") + feature)
+        out.write("]}")
+    peak_file = os.path.join(directory, "locate.peak")
+    start = time.monotonic()
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak_file, geowake, "locate", "--quiet", "--regions", regions, trace],
+                   stdout=subprocess.DEVNULL, check=True)
+    elapsed = time.monotonic() - start
+    peak = int(open(peak_file).read().split()[-1]) / 1024
+    print(f"register: geowake locate over the same regions: {elapsed:.1f} s (loading them, then the trace); peak RSS {peak:.0f} MiB")
 
 
 def outbox(geowaked, trace, directory, clients=100):

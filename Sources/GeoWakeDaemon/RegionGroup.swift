@@ -40,8 +40,10 @@ struct RegionGroup {
             }
         }
         monitor = RegionMonitor(regions: RegionIndex(loaded), configuration: try rules.configuration())
+        self.entries.reserveCapacity(entries.count)
+        undecided.reserveCapacity(entries.lazy.filter { $0.state == .unknown }.count)
         for (handle, entry) in zip(loaded.handles, entries) {
-            register(handle, monitor.regions.attributes(of: handle), entry)
+            register(handle, quiet: !loaded.notifiesEntryAndExit(handle), entry)
         }
     }
 
@@ -53,14 +55,14 @@ struct RegionGroup {
     mutating func add(validated regions: [Region], _ entries: [Entry]) throws -> [RegionHandle] {
         let handles = try monitor.add(validated: regions)
         for (handle, (region, entry)) in zip(handles, zip(regions, entries)) {
-            register(handle, RegionAttributes(id: region.id, notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit), entry)
+            register(handle, quiet: !region.notifyOnEntry || !region.notifyOnExit, entry)
         }
         return handles
     }
 
-    private mutating func register(_ handle: RegionHandle, _ region: RegionAttributes, _ entry: Entry) {
+    private mutating func register(_ handle: RegionHandle, quiet isQuiet: Bool, _ entry: Entry) {
         entries[handle] = entry
-        if !region.notifyOnEntry || !region.notifyOnExit { quiet.insert(handle) }
+        if isQuiet { quiet.insert(handle) }
         switch entry.state {
         case .unknown:
             undecided.insert(handle)

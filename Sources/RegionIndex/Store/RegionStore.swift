@@ -223,6 +223,9 @@ public struct RegionStore: Sendable {
                                 notifyOnExit: flags[slot.index] & 2 != 0, dwell: dwells[slot])
     }
 
+    /// Whether the region notifies both its entry and its exit, without building its attributes (its id's string).
+    package func notifiesEntryAndExit(_ handle: RegionHandle) -> Bool { flags[checkedSlot(handle).index] & 3 == 3 }
+
     /// Rings of polygon number p (all parts), as a range of ring numbers.
     @inline(__always)
     func rings(ofPolygon p: Int) -> Range<Int> {
