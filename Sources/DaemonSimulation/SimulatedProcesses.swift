@@ -80,6 +80,12 @@ final class SimulatedProcesses: ProcessControl {
         table[pid].flatMap { isAlive($0.identity) ? $0.identity : nil }
     }
 
+    /// The process ends by itself with `status` (0: cleanly, as a command that never connects does).
+    func exit(_ pid: pid_t, status: Int32) {
+        guard let entry = table[pid], isAlive(entry.identity) else { return }
+        table[pid]!.state = .dead(.exited(status))
+    }
+
     /// The schedule's `kill -9`, or the machine going down.
     func kill(_ pid: pid_t) {
         guard let entry = table[pid], isAlive(entry.identity) else { return }

@@ -33,6 +33,8 @@ final class SimulatedWorld {
     var narrate: ((String) -> Void)? {
         didSet { processes.narrate = narrate }
     }
+    /// Clients whose launched processes end at once without connecting (a broken install, `/bin/true`).
+    var exitOnLaunch: Set<String> = []
     /// How many events each app handles in a turn (none while busy): events and acks are then in flight when a
     /// fault lands.
     private var pace: SeededRandom
@@ -178,6 +180,11 @@ final class SimulatedWorld {
             case .stopped:
                 continue
             case .running:
+                if process.launched, exitOnLaunch.contains(process.clientID), subscribers[pid] == nil {
+                    processes.exit(pid, status: 0)
+                    moved = true
+                    continue
+                }
                 if subscribers[pid] == nil, let daemon {
                     connect(process, to: daemon)
                     moved = true

@@ -18,6 +18,12 @@ struct SimulationScenario {
     var durabilityFull: Bool
     var start: Double { fixes[0].time }
 
+    init(fixes: [(time: Double, latitude: Double, longitude: Double)], clients: [Client], durabilityFull: Bool = false) {
+        self.fixes = fixes
+        self.clients = clients
+        self.durabilityFull = durabilityFull
+    }
+
     init(random: inout SeededRandom) {
         let count = Int.random(in: 60...180, using: &random)
         var latitude = 52.52, longitude = 13.40
