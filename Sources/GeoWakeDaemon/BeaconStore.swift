@@ -45,7 +45,7 @@ extension Daemon {
 
     /// Puts every stored beacon region and constraint back, inside ones without an event.
     func restoreBeacons() throws {
-        let (regionRows, rangingRows) = try store.queue.read { db in
+        let (regionRows, rangingRows) = try store.read { db in
             (try Row.fetchAll(db, sql: "SELECT * FROM beaconRegion ORDER BY uid, clientID, regionID"),
              try Row.fetchAll(db, sql: "SELECT * FROM beaconRanging"))
         }

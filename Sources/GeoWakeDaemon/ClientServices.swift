@@ -115,7 +115,7 @@ struct ClientServices {
     }
 
     mutating func restore(from store: DaemonStore) throws {
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT uid, clientID, kind, options, memory FROM subscription") }
+        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT uid, clientID, kind, options, memory FROM subscription") }
         for row in rows {
             let client = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
             guard let kind = ServiceKind(rawValue: row["kind"]) else { continue }

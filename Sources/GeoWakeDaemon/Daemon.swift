@@ -75,11 +75,11 @@ public final class Daemon {
     }
 
     private func restore() throws {
-        for (client, rules) in try store.queue.read(ClientRegionRules.all) {
+        for (client, rules) in try store.read(ClientRegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
         var stored: [RegionRules: StoredRegions] = [:]
-        try store.queue.read { db in
+        try store.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT uid, clientID, regionID, feature, state, since, dwellSent FROM region ORDER BY uid, clientID, regionID
                 """)

@@ -86,6 +86,13 @@ public final class DaemonStore {
         }
     }
 
+    /// Runs `body` outside any transaction, for reads. Not GRDB's `read`: its read-only guard sets and clears `PRAGMA
+    /// query_only`, and every such flag pragma expires all prepared statements, so each read made the next fix
+    /// prepare its cached statements anew.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.inDatabase(body)
+    }
+
     /// Whether a commit waits for `sync()` (its replies and events are held until then).
     private(set) var syncPending = false
 
@@ -174,7 +181,7 @@ public final class DaemonStore {
     }
 
     func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [QueuedEvent] {
-        try queue.read { db in
+        try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT seq, event, epoch FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
                 """), arguments: [key.uid, key.clientID, seq, limit]).map {
@@ -189,7 +196,7 @@ public final class DaemonStore {
     }
 
     func sourcePosition(_ description: String) throws -> Int {
-        try queue.read { db in
+        try read { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM source WHERE description = ?"), arguments: [description]) ?? -1
         }
     }

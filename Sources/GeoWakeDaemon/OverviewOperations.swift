@@ -53,7 +53,7 @@ extension Daemon {
 
     func existingClient(_ request: Request) throws(ProtocolError) -> ClientKey {
         let key = ClientKey(uid: request.connection.uid, clientID: try request.string("client"))
-        let exists = (try? store.queue.read { db in
+        let exists = (try? store.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM client WHERE uid = ? AND clientID = ?", arguments: [key.uid, key.clientID])
         }) ?? nil
         guard exists != nil else { throw ProtocolError("unknownClient", "no client \"\(key.clientID)\" for uid \(key.uid)") }
@@ -72,7 +72,7 @@ extension Daemon {
     func clients(of uid: UInt32) throws(ProtocolError) -> [[String: Any]] {
         let rows: [Row]
         do {
-            rows = try store.queue.read { db in
+            rows = try store.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT clientID, disabled, lastSeq,
                            (SELECT COUNT(*) FROM outbox o WHERE o.uid = c.uid AND o.clientID = c.clientID) AS pending

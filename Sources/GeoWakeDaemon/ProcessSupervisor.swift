@@ -60,7 +60,7 @@ public final class ProcessSupervisor: ClientActivation {
                                                  attributes: [.posixPermissions: 0o700])
         let now = clock()
         do {
-            let (clients, rows) = try daemon.store.queue.read { db in (try AppTable.clients(db), try AppTable.load(db)) }
+            let (clients, rows) = try daemon.store.read { db in (try AppTable.clients(db), try AppTable.load(db)) }
             for (key, options) in clients {
                 let name = Self.name(key)
                 let clientOptions = (try? Self.clientOptions(options)) ?? ClientOptions()
@@ -284,7 +284,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     func launchCommand(_ client: ClientKey) -> [String]? {
-        (try? daemon?.store.queue.read { db in try AppTable.launchCommand(db, client) }) ?? nil
+        (try? daemon?.store.read { db in try AppTable.launchCommand(db, client) }) ?? nil
     }
 
     private func logPath(_ client: ClientKey?) -> String {
