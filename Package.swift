@@ -61,7 +61,8 @@ let package = Package(
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
         .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
-        .target(name: "GeoWakeProtocol"),
+        // The wire protocol as types, for the daemon and the library: read with JSONText, written with JSONLines' writer.
+        .target(name: "GeoWakeProtocol", dependencies: ["JSONText", "JSONLines"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
         .target(name: "TerminalProgress"),
@@ -118,7 +119,7 @@ let package = Package(
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
                                    "GeoWake"]),
         // The subscriber library, its example and the subscriber the integration tests run.
-        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol", "JSONText", "JSONLines"]),
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "GeoWakeProtocol", "ProcessLifecycle", "geowake-test-subscriber"]),
