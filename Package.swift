@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
-        .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines"]),
+        .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines", "GeoWakeProtocol"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         // The wire protocol as types, for the daemon and the library: read with JSONText, written with JSONLines' writer.
         .target(name: "GeoWakeProtocol", dependencies: ["JSONText", "JSONLines"]),

@@ -1,4 +1,4 @@
-import Foundation
+import GeoWakeProtocol
 import GRDB
 import Geofencing
 
@@ -14,9 +14,9 @@ struct ClientRegionRules: Equatable {
 
     /// The rules a `monitor` request gives, nil when it names none of the fields; a field given as null follows the
     /// daemon's flag. A bad value names its field.
-    init?(request fields: [String: Any]) throws(ProtocolError) {
+    init?(request fields: [String: JSONValue]) throws(ProtocolError) {
         guard Self.fields.contains(where: { fields[$0] != nil }) else { return nil }
-        func given(_ field: String) -> Any? { fields[field] is NSNull ? nil : fields[field] }
+        func given(_ field: String) -> JSONValue? { fields[field] == .null ? nil : fields[field] }
         hysteresis = try Self.number(given("hysteresis"), "hysteresis", "metres", maximum: RegionMonitorConfiguration.maximumHysteresis)
         debounce = try Self.number(given("debounce"), "debounce", "seconds", maximum: RegionMonitorConfiguration.maximumDebounce)
         accuracyGating = try Self.flag(given("accuracyGating"), "accuracyGating")
@@ -25,23 +25,22 @@ struct ClientRegionRules: Equatable {
 
     /// The stored JSON (as `json` writes it); nil or unreadable text is no choice at all.
     init(json: String?) {
-        guard let json, let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return }
-        hysteresis = jsonNumber(object["hysteresis"])
-        debounce = jsonNumber(object["debounce"])
-        accuracyGating = object["accuracyGating"] as? Bool
-        segmentCrossing = object["segmentCrossing"] as? Bool
+        guard let json, let object = try? JSONValue(parsing: json) else { return }
+        hysteresis = object["hysteresis"]?.double
+        debounce = object["debounce"]?.double
+        accuracyGating = object["accuracyGating"]?.bool
+        segmentCrossing = object["segmentCrossing"]?.bool
     }
 
     init() {}
 
     var json: String {
-        var object: [String: Any] = [:]
-        if let hysteresis { object["hysteresis"] = hysteresis }
-        if let debounce { object["debounce"] = debounce }
-        if let accuracyGating { object["accuracyGating"] = accuracyGating }
-        if let segmentCrossing { object["segmentCrossing"] = segmentCrossing }
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        var object: [String: JSONValue] = [:]
+        if let hysteresis { object["hysteresis"] = .number(hysteresis) }
+        if let debounce { object["debounce"] = .number(debounce) }
+        if let accuracyGating { object["accuracyGating"] = .bool(accuracyGating) }
+        if let segmentCrossing { object["segmentCrossing"] = .bool(segmentCrossing) }
+        return String(decoding: JSONValue.object(object).line, as: UTF8.self)
     }
 
     func resolved(over defaults: RegionRules) -> RegionRules {
@@ -50,17 +49,15 @@ struct ClientRegionRules: Equatable {
                     segmentCrossing: segmentCrossing ?? defaults.segmentCrossing)
     }
 
-    private static func flag(_ value: Any?, _ field: String) throws(ProtocolError) -> Bool? {
+    private static func flag(_ value: JSONValue?, _ field: String) throws(ProtocolError) -> Bool? {
         guard let value else { return nil }
-        guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
-            throw .badRequest("\"\(field)\" must be true or false")
-        }
-        return flag.boolValue
+        guard case .bool(let flag) = value else { throw .badRequest("\"\(field)\" must be true or false") }
+        return flag
     }
 
-    private static func number(_ value: Any?, _ field: String, _ unit: String, maximum: Double) throws(ProtocolError) -> Double? {
+    private static func number(_ value: JSONValue?, _ field: String, _ unit: String, maximum: Double) throws(ProtocolError) -> Double? {
         guard let value else { return nil }
-        guard let number = jsonNumber(value), number.isFinite, number >= 0, number <= maximum else {
+        guard case .number(let number) = value, number.isFinite, number >= 0, number <= maximum else {
             throw .badRequest("\"\(field)\" must be a number of \(unit) from 0 to \(Int(maximum))")
         }
         return number

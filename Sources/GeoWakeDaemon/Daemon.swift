@@ -1,5 +1,6 @@
 import Foundation
 import GeoWakeCore
+import GeoWakeProtocol
 import GRDB
 import Logging
 
@@ -251,7 +252,7 @@ public final class Daemon {
             case .none:
                 return
             case .tooLong:
-                reply(connection, id: nil, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+                reply(connection, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
                 return
             }
         }
@@ -302,30 +303,28 @@ public final class Daemon {
         connection.flush()
     }
 
-    func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
+    func reply(_ connection: Connection, id: RequestID, _ result: Result<[String: JSONValue], ProtocolError>) {
         // A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
         if store.syncPending { connection.holdUntilSync() }
-        var object: [String: Any] = ["type": "reply"]
+        var reply: [String: JSONValue] = ["type": "reply"]
         switch result {
         case .success(let value):
-            object["ok"] = true
-            object["result"] = value
+            reply["ok"] = true
+            reply["result"] = .object(value)
         case .failure(let error):
-            object["ok"] = false
-            object["error"] = ["code": error.code.rawValue, "message": error.message] as [String: Any]
+            reply["ok"] = false
+            reply["error"] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
             if error.closes { connection.closeAfterFlush = true }
         }
-        // The id is echoed as the client sent it (a parsed number, a string, null); the rest is the daemon's own.
-        let idJSON = (try? JSONSerialization.data(withJSONObject: id ?? NSNull(), options: [.fragmentsAllowed, .withoutEscapingSlashes]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        var text = ""
-        if ReplyJSON.append(object, to: &text) {
-            text = "{\"id\":" + idJSON + "," + text.dropFirst() + "\n"
-            connection.send(Array(text.utf8))
-            return
-        }
-        object["id"] = id ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        connection.send(Array(data) + [UInt8(ascii: "\n")])
+        // The id first, as the client sent it, then the daemon's own members with their keys sorted.
+        let members = JSONValue.object(reply).line
+        var line: [UInt8] = []
+        line.reserveCapacity(members.count + id.text.count + 8)
+        line += #"{"id":"#.utf8
+        line += id.text
+        line.append(UInt8(ascii: ","))
+        line += members.dropFirst()
+        line.append(UInt8(ascii: "\n"))
+        connection.send(line)
     }
 }

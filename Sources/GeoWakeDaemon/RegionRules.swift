@@ -1,4 +1,5 @@
 import Geofencing
+import GeoWakeProtocol
 
 /// How region states are decided: the contract's monitor options, as `geowake replay` takes them (hysteresis and
 /// debounce 0, accuracy gating on, segment crossing off by default). `geowaked`'s flags give the defaults; a client may choose its own.
@@ -32,7 +33,8 @@ public struct RegionRules: Hashable, Sendable {
     }
 
     /// The rules as `list` shows them.
-    var options: [String: Any] {
-        ["hysteresis": hysteresis, "debounce": debounce, "accuracyGating": accuracyGating, "segmentCrossing": segmentCrossing]
+    var options: JSONValue {
+        ["hysteresis": .number(hysteresis), "debounce": .number(debounce), "accuracyGating": .bool(accuracyGating),
+         "segmentCrossing": .bool(segmentCrossing)]
     }
 }

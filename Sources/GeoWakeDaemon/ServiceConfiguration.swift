@@ -1,5 +1,5 @@
-import Foundation
 import GeoWakeCore
+import GeoWakeProtocol
 import JSONLines
 import LocationServices
 
@@ -27,10 +27,10 @@ enum ServiceConfiguration: Equatable {
 
     /// The options of a start request (or of a stored row), defaults as `replay`'s; a value of the wrong type names
     /// its field, an out-of-range one gets the service's own sentence.
-    init(_ kind: ServiceKind, options: [String: Any]) throws(ProtocolError) {
+    init(_ kind: ServiceKind, options: [String: JSONValue]) throws(ProtocolError) {
         func number(_ key: String) throws(ProtocolError) -> Double? {
-            guard let value = options[key], !(value is NSNull) else { return nil }
-            guard let number = jsonNumber(value), number.isFinite else {
+            guard let value = options[key], value != .null else { return nil }
+            guard case .number(let number) = value, number.isFinite else {
                 throw .badRequest("\"\(key)\" must be a finite number")
             }
             return number

@@ -7,18 +7,18 @@ import GeoWakeProtocol
 extension Daemon {
     static let maximumClientsPerUID = 1000
 
-    func hello(_ request: Request) throws -> [String: Any] {
+    func hello(_ request: Request) throws -> [String: JSONValue] {
         guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
         let version = try request.integer("protocol")
         guard version == Int64(Self.protocolVersion) else {
             throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
         }
         request.connection.saidHello = true
-        return ["protocol": Self.protocolVersion, "uid": request.connection.uid]
+        return ["protocol": .integer(Self.protocolVersion), "uid": .integer(request.connection.uid)]
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
-    func unregister(_ request: Request) throws -> [String: Any] {
+    func unregister(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         try forgetBeacons(of: client)
         try storeWrite { db in
@@ -33,11 +33,11 @@ extension Daemon {
         return [:]
     }
 
-    func ack(_ request: Request) throws -> [String: Any] {
+    func ack(_ request: Request) throws -> [String: JSONValue] {
         try storeWrite(synced: false) { db in try acknowledge(request, db) }
     }
 
-    func register(_ request: Request) throws(ProtocolError) -> [String: Any] {
+    func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
         let clientID = try request.string("client")
         let allowed = clientID.utf8.allSatisfy { $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == 46 || $0 == 95 || $0 == 45) }
@@ -46,27 +46,27 @@ extension Daemon {
         }
         var launchJSON: String?
         var launchArgv: [String]?
-        if let launch = request.fields["launch"] {
-            guard let argv = launch as? [String], let first = argv.first, first.hasPrefix("/"), argv.count <= 64,
-                  argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
+        if let launch = request["launch"] {
+            guard let argv = launch.array?.compactMap(\.string), argv.count == launch.array?.count, let first = argv.first,
+                  first.hasPrefix("/"), argv.count <= 64, argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
                 throw ProtocolError("invalidLaunch", "launch must be an array of at most 64 strings, the first an absolute path")
             }
-            launchJSON = String(decoding: try! JSONSerialization.data(withJSONObject: argv), as: UTF8.self)
+            launchJSON = String(decoding: launch.line, as: UTF8.self)
             launchArgv = argv
         }
         var optionsJSON: String?
-        var optionsObject: [String: Any]?
-        if let options = request.fields["options"] {
-            guard let object = options as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-                  data.count <= 65536 else {
+        var optionsObject: [String: JSONValue]?
+        if let options = request["options"] {
+            let text = options.line
+            guard let object = options.object, text.count <= 65536 else {
                 throw ProtocolError.badRequest("\"options\" must be an object of at most 64 KiB")
             }
-            optionsJSON = String(decoding: data, as: UTF8.self)
+            optionsJSON = String(decoding: text, as: UTF8.self)
             optionsObject = object
         }
         var launchedFor: LaunchReason?
-        if let value = request.fields["launchReason"] {
-            guard let reason = value as? String, !reason.isEmpty, reason.utf8.count <= 64 else {
+        if let value = request["launchReason"] {
+            guard let reason = value.string, !reason.isEmpty, reason.utf8.count <= 64 else {
                 throw ProtocolError.badRequest("\"launchReason\" must be the launch reason the process was started with")
             }
             launchedFor = LaunchReason(rawValue: reason)
@@ -89,7 +89,7 @@ extension Daemon {
             _ = activation.takeOver(key)
         }
         try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
-        let result: [String: Any] = try storeWrite { db in
+        let result: [String: JSONValue] = try storeWrite { db in
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                             arguments: [key.uid, key.clientID])
             if let existing {
@@ -108,8 +108,8 @@ extension Daemon {
                 try db.cachedStatement(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)").execute(
                                arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
             }
-            return ["client": clientID, "created": existing == nil, "pending": try store.pendingCount(db, key),
-                    "lastSeq": existing.map { $0["lastSeq"] as Int64 } ?? 0, "epoch": store.epoch]
+            return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try store.pendingCount(db, key)),
+                    "lastSeq": .integer(existing.map { $0["lastSeq"] as Int64 } ?? 0), "epoch": .integer(store.epoch)]
         }
         request.connection.client = key
         request.connection.deliveredThrough = 0

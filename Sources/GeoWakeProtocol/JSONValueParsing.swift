@@ -20,6 +20,15 @@ extension JSONValue {
         }
     }
 
+    /// The JSON value that is the whole of `text` (a stored one, say).
+    public init(parsing text: String) throws(SyntaxError) {
+        var text = text
+        let parsed = text.withUTF8 { bytes in
+            Result { () throws(SyntaxError) in try JSONValue(parsing: UnsafeRawBufferPointer(bytes)) }
+        }
+        self = try parsed.get()
+    }
+
     /// The value at the scanner, `depth` counting the arrays and objects it sits in, itself included.
     package init(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
         guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
