@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "DaemonSimulationTests", dependencies: ["DaemonSimulation"]),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
+            dependencies: ["GeoWakeDaemon", "Geofencing", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",

@@ -1,5 +1,6 @@
 import Foundation
 import GeoWakeCore
+import Geofencing
 import GeoWakeProtocol
 import GRDB
 import Logging
@@ -36,7 +37,7 @@ public final class Daemon {
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
-                limits: DaemonLimits = .init(), regionRules: RegionRules = .init(),
+                limits: DaemonLimits = .init(), regionRules: RegionMonitorConfiguration = .init(),
                 beaconSource: String? = nil, beaconExitTimeout: Double = 30, restartTrace: Bool = false,
                 clock: DaemonClock = .system) throws {
         self.paths = paths
@@ -77,7 +78,7 @@ public final class Daemon {
 
     private func restore() throws {
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM region ORDER BY uid, clientID, regionID") }
-        for (client, rules) in try store.queue.read(ClientRegionRules.all) {
+        for (client, rules) in try store.queue.read(RegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
         var byClient: [ClientKey: [(String, String, Int64?, Bool)]] = [:]

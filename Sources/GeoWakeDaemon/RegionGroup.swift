@@ -24,14 +24,14 @@ struct RegionGroup {
         var record: RegionMonitorSnapshot.RegionRecord?
     }
 
-    init(rules: RegionRules) throws(ProtocolError) {
-        monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.configuration())
+    init(rules: RegionMonitorConfiguration) throws(ProtocolError) {
+        monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.validated())
     }
 
     /// A group restored from the store: its index built once over every region (adding a million one by one
     /// rebuilt it again and again), each region with its stored state.
-    init(rules: RegionRules, restoring items: [(region: Region, entry: Entry)]) throws {
-        monitor = RegionMonitor(regions: try RegionIndex(regions: items.map(\.region)), configuration: try rules.configuration())
+    init(rules: RegionMonitorConfiguration, restoring items: [(region: Region, entry: Entry)]) throws {
+        monitor = RegionMonitor(regions: try RegionIndex(regions: items.map(\.region)), configuration: try rules.validated())
         for item in items {
             guard let handle = monitor.regions.handle(forID: item.region.id) else { continue }
             register(handle, item.region, item.entry)

@@ -67,7 +67,7 @@ extension Daemon {
 
     func monitorRegions(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         let client = try request.client()
-        let rules = try ClientRegionRules(request: request.fields)
+        let rules = try RegionRules(request: request.fields)
         let features: [JSONValue]
         var given = request.featureTexts
         switch (request["features"], request["file"]) {
@@ -126,7 +126,7 @@ extension Daemon {
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.
-    private func choose(_ rules: ClientRegionRules, for client: ClientKey) throws(ProtocolError) {
+    private func choose(_ rules: RegionRules, for client: ClientKey) throws(ProtocolError) {
         do {
             try regions.choose(rules, for: client, at: lastFix?.time ?? clock.wall())
         } catch {
