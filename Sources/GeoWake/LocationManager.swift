@@ -153,9 +153,7 @@ public final class LocationManager: Sendable {
     /// one delivered, and, when `desiredAccuracy` is given, no worse than that many metres. Calling it again replaces the
     /// options. With `LaunchOptions(locationInBackground: true)` a launched process is not suspended while they run.
     public func startUpdatingLocation(distanceFilter: Double = 0, desiredAccuracy: Double? = nil) async throws {
-        var fields: [String: JSONValue] = ["distanceFilter": .number(distanceFilter)]
-        if let desiredAccuracy { fields["desiredAccuracy"] = .number(desiredAccuracy) }
-        _ = try await request("startStandard", fields)
+        try await start(.standard(distanceFilter: distanceFilter, desiredAccuracy: desiredAccuracy, minimumInterval: nil))
     }
 
     /// Stops standard location updates (nothing happens when they were not started).
@@ -164,7 +162,7 @@ public final class LocationManager: Sendable {
     /// Starts significant-change updates: a `.significantChange` event when the device is `distance` metres from the
     /// last one reported, at most one per `interval` seconds. They wake or launch this client, as region events do.
     public func startSignificantChanges(distance: Double = 500, interval: Double = 300) async throws {
-        _ = try await request("startSignificant", ["distance": .number(distance), "interval": .number(interval)])
+        try await start(.significant(distance: distance, interval: interval))
     }
 
     /// Stops significant-change updates.
@@ -173,11 +171,15 @@ public final class LocationManager: Sendable {
     /// Starts visits: a `.visit` event on arriving at and leaving a place where the device stayed within `radius`
     /// metres for at least `minimumDuration` seconds.
     public func startVisits(radius: Double = 100, minimumDuration: Double = 300) async throws {
-        _ = try await request("startVisits", ["radius": .number(radius), "minimumDuration": .number(minimumDuration)])
+        try await start(.visits(radius: radius, minimumDuration: minimumDuration))
     }
 
     /// Stops visits.
     public func stopVisits() async throws { _ = try await request("stopVisits") }
+
+    private func start(_ service: ServiceRequest) async throws {
+        _ = try await request(service.kind.startOp, service.fields)
+    }
 
     /// Any request of the protocol, on the current connection (waiting for a reconnect if the daemon is away).
     public func request(_ op: String, _ fields: [String: JSONValue] = [:], timeout: Double = 10) async throws -> JSONValue {
