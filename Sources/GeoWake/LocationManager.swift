@@ -248,15 +248,13 @@ public final class LocationManager: Sendable {
                 }
             },
             onClose: { [weak self] in self?.connectionClosed() })
-        var fields: [String: JSONValue] = ["client": .string(clientID)]
-        if let launch = relaunch.launch {
-            fields["launch"] = launch
-            fields["options"] = options.json
-        }
-        // A daemon whose store lost this launch (a power cut) learns from it that the process is its background one.
-        if let launchReason { fields["launchReason"] = .string(launchReason.rawValue) }
+        // A daemon whose store lost this launch (a power cut) learns from launchReason that the process is its
+        // background one.
+        let launch = relaunch.launch
+        let registration = RegisterRequest(client: clientID, launch: launch, options: launch == nil ? nil : options.json,
+                                           launchReason: launchReason)
         do {
-            _ = try await connection.request("register", fields)
+            _ = try await connection.request("register", registration.fields)
         } catch {
             connection.close()
             throw error

@@ -6,7 +6,7 @@ import ProcessLifecycle
 extension Daemon {
     func setBackgroundFetch(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        guard let value = request.given("minimumInterval") else { return try activation.setBackgroundFetch(client, minimumInterval: nil) }
+        guard let value = request.fields.given("minimumInterval") else { return try activation.setBackgroundFetch(client, minimumInterval: nil) }
         let range = BackgroundFetchSchedule.allowedMinimum
         guard case .number(let seconds) = value, range.contains(seconds) else {
             throw ProtocolError.badRequest("\"minimumInterval\" must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), or null")

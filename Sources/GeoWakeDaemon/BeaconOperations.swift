@@ -44,7 +44,7 @@ extension Daemon {
             throw .badRequest("\"uuid\" must be 8-4-4-4-12 hexadecimal digits, not \"\(text)\"")
         }
         func part(_ key: String) throws(ProtocolError) -> UInt16? {
-            guard let value = request.given(key) else { return nil }
+            guard let value = request.fields.given(key) else { return nil }
             guard case .number(let number) = value, number.rounded() == number, (0...65535).contains(number) else {
                 throw .badRequest("\"\(key)\" must be an integer 0–65535")
             }

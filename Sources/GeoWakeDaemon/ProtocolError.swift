@@ -14,4 +14,7 @@ public struct ProtocolError: Error, Sendable {
     }
 
     static func badRequest(_ message: String) -> ProtocolError { ProtocolError(.badRequest, message) }
+
+    /// A request the protocol's types refused as sent.
+    init(_ error: RequestError) { self.init(error.code, error.message) }
 }

@@ -25,12 +25,6 @@ struct Request {
         return Int64(number)
     }
 
-    /// The field, nil when absent or null (a null field takes its default).
-    func given(_ key: String) -> JSONValue? {
-        guard let value = fields[key], value != .null else { return nil }
-        return value
-    }
-
     func client() throws(ProtocolError) -> ClientKey {
         guard let client = connection.client else { throw ProtocolError("notRegistered", "\(op) needs register first") }
         return client

@@ -25,7 +25,7 @@ enum ServiceConfiguration: Equatable {
         do {
             request = try ServiceRequest(kind, fields: options)
         } catch {
-            throw ProtocolError(error.code, error.message)
+            throw ProtocolError(error)
         }
         switch request {
         case .standard(let distanceFilter, let desiredAccuracy, let minimumInterval):

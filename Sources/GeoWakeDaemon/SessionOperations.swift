@@ -1,4 +1,3 @@
-import Foundation
 import GeoWakeCore
 import GRDB
 import GeoWakeProtocol
@@ -39,38 +38,17 @@ extension Daemon {
 
     func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
-        let clientID = try request.string("client")
-        let allowed = clientID.utf8.allSatisfy { $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == 46 || $0 == 95 || $0 == 45) }
-        guard (1...255).contains(clientID.utf8.count), allowed else {
-            throw ProtocolError("invalidClientID", "client id must be 1-255 bytes of A-Z a-z 0-9 . _ -")
+        let registration: RegisterRequest
+        do {
+            registration = try RegisterRequest(fields: request.fields)
+        } catch {
+            throw ProtocolError(error)
         }
-        var launchJSON: String?
-        var launchArgv: [String]?
-        if let launch = request["launch"] {
-            guard let argv = launch.array?.compactMap(\.string), argv.count == launch.array?.count, let first = argv.first,
-                  first.hasPrefix("/"), argv.count <= 64, argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
-                throw ProtocolError("invalidLaunch", "launch must be an array of at most 64 strings, the first an absolute path")
-            }
-            launchJSON = String(decoding: launch.line, as: UTF8.self)
-            launchArgv = argv
-        }
-        var optionsJSON: String?
-        var optionsObject: [String: JSONValue]?
-        if let options = request["options"] {
-            let text = options.line
-            guard let object = options.object, text.count <= 65536 else {
-                throw ProtocolError.badRequest("\"options\" must be an object of at most 64 KiB")
-            }
-            optionsJSON = String(decoding: text, as: UTF8.self)
-            optionsObject = object
-        }
-        var launchedFor: LaunchReason?
-        if let value = request["launchReason"] {
-            guard let reason = value.string, !reason.isEmpty, reason.utf8.count <= 64 else {
-                throw ProtocolError.badRequest("\"launchReason\" must be the launch reason the process was started with")
-            }
-            launchedFor = LaunchReason(rawValue: reason)
-        }
+        let clientID = registration.client
+        let launchedFor = registration.launchReason
+        // Stored as given, for the launcher and for `status`.
+        let launchJSON = registration.launch.map { String(decoding: JSONValue.array($0.map(JSONValue.string)).line, as: UTF8.self) }
+        let optionsJSON = registration.options.map { String(decoding: JSONValue.object($0).line, as: UTF8.self) }
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
         if let registered = connection(for: key) {
             // What the registered connection sent before this request (its acks above all) is taken first: the
@@ -88,7 +66,7 @@ extension Daemon {
             // not yet connected) is ended too: the user's process is the client now, not a second one beside it.
             _ = activation.takeOver(key)
         }
-        try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
+        try activation.registering(key, gid: request.connection.gid, launch: registration.launch, options: registration.options)
         let result: [String: JSONValue] = try storeWrite { db in
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                             arguments: [key.uid, key.clientID])

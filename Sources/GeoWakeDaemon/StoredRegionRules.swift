@@ -12,7 +12,7 @@ extension RegionRules {
             guard let rules = try RegionRules(monitor: fields) else { return nil }
             self = rules
         } catch {
-            throw ProtocolError(error.code, error.message)
+            throw ProtocolError(error)
         }
         try Self.check(hysteresis, "hysteresis", "metres", maximum: RegionMonitorConfiguration.maximumHysteresis)
         try Self.check(debounce, "debounce", "seconds", maximum: RegionMonitorConfiguration.maximumDebounce)

@@ -14,20 +14,20 @@ public struct RequestError: Error, Equatable, Sendable {
 
 extension [String: JSONValue] {
     /// The field, nil when absent or null: a field given as null takes its default.
-    func given(_ key: String) -> JSONValue? {
+    package func given(_ key: String) -> JSONValue? {
         guard let value = self[key], value != .null else { return nil }
         return value
     }
 
     /// A number field, nil when absent or null; anything else (a boolean included) names the field.
-    func number(_ key: String, _ expected: String = "a finite number") throws(RequestError) -> Double? {
+    package func number(_ key: String, _ expected: String = "a finite number") throws(RequestError) -> Double? {
         guard let value = given(key) else { return nil }
         guard case .number(let number) = value, number.isFinite else { throw .badRequest("\"\(key)\" must be \(expected)") }
         return number
     }
 
     /// A boolean field, nil when absent or null.
-    func flag(_ key: String) throws(RequestError) -> Bool? {
+    package func flag(_ key: String) throws(RequestError) -> Bool? {
         guard let value = given(key) else { return nil }
         guard case .bool(let flag) = value else { throw .badRequest("\"\(key)\" must be true or false") }
         return flag
