@@ -220,14 +220,15 @@ public final class LocationManager: Sendable {
             s.handled.handled(number)
             return (number, s.connection)
         }
-        if let number { connection?.post("ack", number.ack) }
+        // With the epoch, so the daemon never takes it for a later epoch's event of the same seq.
+        if let number { connection?.post("ack", AckRequest(number).fields) }
     }
 
     func isResend(_ number: EventNumber) -> Bool {
         let (resend, connection) = state.withLock { ($0.handled.isResend(number), $0.connection) }
         // The daemon resent it because our ack was lost with the old connection: acknowledge it again (its own
         // seq: after a power cut the daemon's numbers may not reach the last one handled).
-        if resend { connection?.post("ack", number.ack) }
+        if resend { connection?.post("ack", AckRequest(number).fields) }
         return resend
     }
 
@@ -288,9 +289,4 @@ public final class LocationManager: Sendable {
             delay = min(delay * 2, 2)
         }
     }
-}
-
-extension EventNumber {
-    /// The `ack` fields: with the epoch, so the daemon never takes it for a later epoch's event of the same seq.
-    var ack: [String: JSONValue] { ["seq": .number(Double(seq)), "epoch": .number(Double(epoch))] }
 }

@@ -12,9 +12,15 @@ extension Daemon {
     /// number.
     func acknowledge(_ request: Request, _ db: Database) throws -> [String: JSONValue] {
         let client = try request.client()
-        var seq = try request.integer("seq")
+        let ack: AckRequest
+        do {
+            ack = try AckRequest(fields: request.fields)
+        } catch {
+            throw ProtocolError(error)
+        }
+        var seq = ack.seq
         let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
-        if request.fields["epoch"] != nil, case let epoch = try request.integer("epoch"), epoch < store.epoch {
+        if let epoch = ack.epoch, epoch < store.epoch {
             // The first later-epoch event, if any (MIN over no rows would read as a NULL, which `run` takes for 0).
             let later = try db.raw("SELECT seq FROM outbox WHERE uid = ? AND clientID = ? AND epoch > ? ORDER BY seq LIMIT 1")
                 .bind(1, client.uid).bind(2, client.clientID).bind(3, epoch).run()

@@ -19,10 +19,11 @@ struct Request {
 
     /// A whole number below 9×10^15, so exact as the double it was read as; a boolean is not one.
     func integer(_ key: String) throws(ProtocolError) -> Int64 {
-        guard case .number(let number) = fields[key], number.rounded() == number, abs(number) < 9e15 else {
-            throw .badRequest("\"\(key)\" must be an integer")
+        do {
+            return try fields.integer(key)
+        } catch {
+            throw ProtocolError(error)
         }
-        return Int64(number)
     }
 
     func client() throws(ProtocolError) -> ClientKey {

@@ -26,6 +26,14 @@ extension [String: JSONValue] {
         return number
     }
 
+    /// A whole number below 9×10^15, so exact as the double it was read as; not a boolean, not absent.
+    package func integer(_ key: String) throws(RequestError) -> Int64 {
+        guard case .number(let number) = self[key], number.rounded() == number, abs(number) < 9e15 else {
+            throw .badRequest("\"\(key)\" must be an integer")
+        }
+        return Int64(number)
+    }
+
     /// A boolean field, nil when absent or null.
     package func flag(_ key: String) throws(RequestError) -> Bool? {
         guard let value = given(key) else { return nil }
