@@ -111,7 +111,7 @@ public final class LocationManager: Sendable {
     /// - Throws: `GeoWakeError.rejected` with `duplicateRegion` for an id this client monitors already, `badGeoJSON` for
     ///   an invalid region, `tooManyRegions` past 10,000.
     public func monitor(_ regions: [Region]) async throws {
-        _ = try await request("monitor", ["features": .array(regions.map(\.feature))])
+        _ = try await request("monitor", MonitorRequest(regions: .features(regions.map(\.feature))).fields)
     }
 
     /// Starts monitoring one region, as `monitor(_:)` with an array does.
@@ -119,7 +119,7 @@ public final class LocationManager: Sendable {
 
     /// Regions from a GeoJSON file the daemon reads as this process's user.
     public func monitor(file path: String) async throws {
-        _ = try await request("monitor", ["file": .string(path)])
+        _ = try await request("monitor", MonitorRequest(regions: .file(path)).fields)
     }
 
     /// Stops monitoring these regions, all or nothing; a region the device is inside gets a last `exit` with reason

@@ -4,9 +4,9 @@ import GRDB
 import JSONLines
 import GeoWakeProtocol
 
-/// Beacon regions in monitor, stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
-/// startRangingBeacons and stopRangingBeacons. `monitor` and `stopMonitoring` split their beacon regions from their
-/// geographic ones and hand the latter to the geographic op unchanged, so geographic regions work exactly as before.
+/// Beacon regions in stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
+/// startRangingBeacons and stopRangingBeacons. `stopMonitoring` (as `monitor`, `MonitorOperation.swift`) splits its
+/// beacon regions from its geographic ones and hands the latter to the geographic op unchanged.
 extension Daemon {
     func startRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
@@ -51,122 +51,6 @@ extension Daemon {
             return UInt16(number)
         }
         return BeaconSubscriptions.Constraint(uuid: uuid, major: try part("major"), minor: try part("minor"))
-    }
-
-    /// `monitor`: beacon regions here, geographic ones through `monitorRegions`.
-    func monitor(_ request: Request) throws -> [String: JSONValue] {
-        let client = try request.client()
-        let (request, unchanged) = try withoutUnchangedFeatures(request, of: client)
-        var result = try monitorNewFeatures(request, of: client)
-        if unchanged > 0 { result["unchanged"] = .integer(unchanged) }
-        return result
-    }
-
-    /// The request without the features identical to a region the client monitors already (a
-    /// relaunched subscriber monitoring its regions again): those are kept as they are, states and all, and counted.
-    private func withoutUnchangedFeatures(_ request: Request, of client: ClientKey) throws -> (Request, Int) {
-        guard let (features, texts) = try requestedFeatures(request), let texts else { return (request, 0) }
-        var kept: [JSONValue] = [], keptTexts: [String] = []
-        for (feature, text) in zip(features, texts) {
-            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text, feature) { continue }
-            kept.append(feature)
-            keptTexts.append(text)
-        }
-        var filtered = request
-        filtered.fields["features"] = .array(kept)
-        filtered.fields["file"] = nil
-        filtered.featureTexts = keptTexts
-        return (filtered, features.count - kept.count)
-    }
-
-    /// Whether a stored feature text and a new feature are the same GeoJSON: the same text, or the same JSON value
-    /// (clients need not write keys in one order).
-    private static func same(_ stored: String, _ text: String, _ feature: JSONValue) -> Bool {
-        stored == text || (try? JSONValue(parsing: stored)) == feature
-    }
-
-    /// The text a monitored region was given with, nil for an id the client does not monitor.
-    private func storedFeature(of client: ClientKey, _ id: String) throws -> String? {
-        if let monitored = beacons.subscriptions.region(client, id) { return monitored.feature }
-        guard regions.entry(client, id) != nil else { return nil }
-        return try store.queue.read { db in
-            try String.fetchOne(db, sql: "SELECT feature FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                arguments: [client.uid, client.clientID, id])
-        }
-    }
-
-    /// A monitor request's features, inline or read from its file, each with its text when it could be cut from
-    /// the bytes; nil for a malformed request (the geographic op says what is wrong with it).
-    private func requestedFeatures(_ request: Request) throws -> ([JSONValue], [String]?)? {
-        var features: [JSONValue]
-        var texts = request.featureTexts
-        switch (request["features"], request["file"]) {
-        case (.object(let collection)?, nil) where collection["features"]?.array != nil:
-            features = collection["features"]!.array!
-        case (.array(let array)?, nil):
-            features = array
-        case (nil, .string(let path)?) where path.hasPrefix("/"):
-            (features, texts) = try readFeatures(path, for: request.connection)
-        default:
-            return nil
-        }
-        return (features, texts?.count == features.count ? texts : nil)
-    }
-
-    private func monitorNewFeatures(_ request: Request, of client: ClientKey) throws -> [String: JSONValue] {
-        guard let (features, texts) = try requestedFeatures(request) else {
-            return try monitorRegions(request)   // its own error for a malformed request
-        }
-        var beaconRegions: [(region: BeaconRegion, feature: String)] = []
-        var geographic: [JSONValue] = []
-        var geographicTexts: [String] = []
-        for (index, feature) in features.enumerated() {
-            let region: BeaconRegion?
-            do {
-                region = try BeaconRegionFile.beaconRegion(feature)
-            } catch {
-                throw ProtocolError("badGeoJSON", "feature \(index + 1): \(error.description)")
-            }
-            guard let region else {
-                geographic.append(feature)
-                if let texts { geographicTexts.append(texts[index]) }
-                continue
-            }
-            guard let text = texts?[index] else { throw ProtocolError("badGeoJSON", "feature \(index + 1) could not be read as sent") }
-            beaconRegions.append((region, text))
-        }
-        guard regions.count(of: client) + beacons.subscriptions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
-            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
-        }
-        var seen: Set<String> = []
-        let geographicIDs = geographic.compactMap { Self.featureID($0) }
-        for id in beaconRegions.map(\.region.id) + geographicIDs {
-            try Self.checkRegionID(id)
-            if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
-                throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
-            }
-        }
-        if beaconRegions.isEmpty { return try monitorRegions(request) }
-        // The geographic part goes on with the request's other fields (region rules); `features: []` only sets rules.
-        var geographicRequest = request
-        geographicRequest.fields["features"] = .array(geographic)
-        geographicRequest.fields["file"] = nil   // read already: its beacon features are split off above
-        geographicRequest.featureTexts = texts == nil ? nil : geographicTexts
-        let added = try monitorRegions(geographicRequest)["added"]?.int ?? 0
-        for entry in beaconRegions {
-            beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
-        }
-        do {
-            try storeWrite { db in
-                for entry in beaconRegions {
-                    try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
-                }
-            }
-        } catch {
-            for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
-            throw error
-        }
-        return ["added": .integer(added + beaconRegions.count)]
     }
 
     /// `stopMonitoring`: beacon regions here, geographic ones through `stopMonitoringRegions`.
@@ -291,9 +175,5 @@ extension Daemon {
                                       "rssi": .integer(sighting.rssi)]
         }
         return status
-    }
-
-    private static func featureID(_ feature: JSONValue) -> String? {
-        feature["id"]?.string ?? feature["properties"]?["id"]?.string
     }
 }

@@ -65,33 +65,10 @@ extension Daemon {
         return String(decoding: writer.bytes.dropFirst(6).dropLast(), as: UTF8.self)
     }
 
-    func monitorRegions(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
-        let client = try request.client()
-        let rules = try RegionRules(request: request.fields)
-        let features: [JSONValue]
-        var given = request.featureTexts
-        switch (request["features"], request["file"]) {
-        case (let inline?, nil):
-            if let array = inline.array {
-                features = array
-            } else if let array = inline["features"]?.array {
-                features = array
-            } else {
-                throw ProtocolError.badRequest("\"features\" must be a FeatureCollection or an array of features")
-            }
-        case (nil, let file?):
-            guard let path = file.string, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
-            (features, given) = try readFeatures(path, for: request.connection)
-        default:
-            throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
-        }
-        guard regions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
-            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
-        }
-        // The texts are cut from the bytes the features were parsed from, so there is one for each.
-        guard let texts = given, texts.count == features.count else {
-            throw ProtocolError("badGeoJSON", "the features could not be read as sent")
-        }
+    /// Adds geographic regions, all or none, and sets the client's rules when given; how many were added. The caller
+    /// checked the region limit.
+    func monitorRegions(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey) throws(ProtocolError) -> Int {
+        let texts = new.texts
         let parsed: [Region]
         do {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + texts.joined(separator: ",") + "]}"
@@ -122,7 +99,7 @@ extension Daemon {
                 logger.error("a validated region did not enter the index", metadata: ["region": "\(region.id)", "error": "\(error)"])
             }
         }
-        return ["added": .integer(parsed.count)]
+        return parsed.count
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.
