@@ -12,12 +12,7 @@ extension Daemon {
     /// number.
     func acknowledge(_ request: Request, _ db: Database) throws -> [String: JSONValue] {
         let client = try request.client()
-        let ack: AckRequest
-        do {
-            ack = try AckRequest(fields: request.fields)
-        } catch {
-            throw ProtocolError(error)
-        }
+        let ack = try ProtocolError.reading { () throws(RequestError) in try AckRequest(fields: request.fields) }
         var seq = ack.seq
         let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
         if let epoch = ack.epoch, epoch < store.epoch {

@@ -18,12 +18,7 @@ extension Daemon {
     func monitor(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let rules = try RegionRules(request: request.fields)
-        let monitor: MonitorRequest
-        do {
-            monitor = try MonitorRequest(fields: request.fields)
-        } catch {
-            throw ProtocolError(error)
-        }
+        let monitor = try ProtocolError.reading { () throws(RequestError) in try MonitorRequest(fields: request.fields) }
         let given = try features(of: monitor, request)
         let new = try withoutUnchanged(given, of: client)
         var result: [String: JSONValue] = ["added": .integer(try monitorNew(new, rules: rules, of: client))]

@@ -19,11 +19,7 @@ struct Request {
 
     /// A whole number below 9×10^15, so exact as the double it was read as; a boolean is not one.
     func integer(_ key: String) throws(ProtocolError) -> Int64 {
-        do {
-            return try fields.integer(key)
-        } catch {
-            throw ProtocolError(error)
-        }
+        try ProtocolError.reading { () throws(RequestError) in try fields.integer(key) }
     }
 
     func client() throws(ProtocolError) -> ClientKey {

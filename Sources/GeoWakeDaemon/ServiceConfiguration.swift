@@ -21,12 +21,7 @@ enum ServiceConfiguration: Equatable {
     /// The options of a start request (or of a stored row), defaults as `replay`'s; a value of the wrong type names
     /// its field, an out-of-range one gets the service's own sentence.
     init(_ kind: ServiceKind, options: [String: JSONValue]) throws(ProtocolError) {
-        let request: ServiceRequest
-        do {
-            request = try ServiceRequest(kind, fields: options)
-        } catch {
-            throw ProtocolError(error)
-        }
+        let request = try ProtocolError.reading { () throws(RequestError) in try ServiceRequest(kind, fields: options) }
         switch request {
         case .standard(let distanceFilter, let desiredAccuracy, let minimumInterval):
             self = .standard(.init(distanceFilter: distanceFilter ?? 0, desiredAccuracy: desiredAccuracy, minimumInterval: minimumInterval))

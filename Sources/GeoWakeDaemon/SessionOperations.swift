@@ -38,12 +38,7 @@ extension Daemon {
 
     func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
-        let registration: RegisterRequest
-        do {
-            registration = try RegisterRequest(fields: request.fields)
-        } catch {
-            throw ProtocolError(error)
-        }
+        let registration = try ProtocolError.reading { () throws(RequestError) in try RegisterRequest(fields: request.fields) }
         let clientID = registration.client
         let launchedFor = registration.launchReason
         // Stored as given, for the launcher and for `status`.

@@ -8,12 +8,8 @@ import Geofencing
 extension RegionRules {
     /// The rules a `monitor` request gives, nil when it names none; a type or range the monitor refuses names its field.
     init?(request fields: [String: JSONValue]) throws(ProtocolError) {
-        do {
-            guard let rules = try RegionRules(monitor: fields) else { return nil }
-            self = rules
-        } catch {
-            throw ProtocolError(error)
-        }
+        guard let rules = try ProtocolError.reading({ () throws(RequestError) in try RegionRules(monitor: fields) }) else { return nil }
+        self = rules
         try Self.check(hysteresis, "hysteresis", "metres", maximum: RegionMonitorConfiguration.maximumHysteresis)
         try Self.check(debounce, "debounce", "seconds", maximum: RegionMonitorConfiguration.maximumDebounce)
     }
