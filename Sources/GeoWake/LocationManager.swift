@@ -38,6 +38,9 @@ public final class LocationManager: Sendable {
         var inHand: EventNumber?
         /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
         var reconnecting = true
+        /// Handled while no connection was up: an event of the new one can reach user code before the reconnect
+        /// loop takes that connection, and its ack would be lost, so it is sent once the loop does.
+        var owedAck: EventNumber?
     }
 
     /// Connects to geowaked and registers as `clientID`; returns once registered, and the backlog of events not yet
@@ -218,6 +221,7 @@ public final class LocationManager: Sendable {
             defer { s.inHand = nil }
             guard let number = s.inHand else { return (nil, nil) }
             s.handled.handled(number)
+            if s.connection == nil { s.owedAck = number }
             return (number, s.connection)
         }
         // With the epoch, so the daemon never takes it for a later epoch's event of the same seq.
@@ -242,7 +246,7 @@ public final class LocationManager: Sendable {
                     ranging.continuation.yield(range)
                 } else if let fetch = BackgroundFetch(message: message) {
                     fetches.continuation.yield(fetch)
-                } else if message["type"]?.string == "expiring" {
+                } else if case .expiring? = ServerNotice(message: message) {
                     self?.backgroundTimeExpiring()
                 } else {
                     otherMessages(message)
@@ -277,12 +281,17 @@ public final class LocationManager: Sendable {
         var delay = 0.05
         while !state.withLock({ $0.stopped }) {
             if let connection = try? await connect() {
-                let stopped = state.withLock { s in
+                let (stopped, owed) = state.withLock { s in
                     if !s.stopped { s.connection = connection }
                     s.reconnecting = false
-                    return s.stopped
+                    defer { s.owedAck = nil }
+                    return (s.stopped, s.owedAck)
                 }
-                if stopped { connection.close() }
+                if stopped {
+                    connection.close()
+                } else if let owed {
+                    connection.post("ack", AckRequest(owed).fields)
+                }
                 return
             }
             try? await Task.sleep(for: .seconds(delay))

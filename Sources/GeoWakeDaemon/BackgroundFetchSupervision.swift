@@ -39,7 +39,7 @@ extension ProcessSupervisor {
             let client = key(name)
             guard let connection = daemon.connection(for: client), fetchToldOn[client]?.connection !== connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
-            connection.send(Array("{\"type\":\"fetch\",\"budgetLeft\":\(left)}\n".utf8))
+            connection.send(ServerNotice.fetch(budgetLeft: left).line)
             fetchToldOn[client] = ToldConnection(connection: connection)
         }
     }

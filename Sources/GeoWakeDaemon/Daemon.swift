@@ -236,7 +236,7 @@ public final class Daemon {
         connection.gid = UInt32(bitPattern: credentials[2])
         connection.pid = pid ?? credentials[0]
         connections[fd] = connection
-        connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
+        connection.send(ServerNotice.hello(protocol: Self.protocolVersion, server: "geowaked", version: Self.version).line)
     }
 
     /// Takes the connection's waiting requests, at most `requestsPerTurn` of them and for at most `turnShare`
@@ -307,25 +307,7 @@ public final class Daemon {
     func reply(_ connection: Connection, id: RequestID, _ result: Result<[String: JSONValue], ProtocolError>) {
         // A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
         if store.syncPending { connection.holdUntilSync() }
-        var reply: [String: JSONValue] = ["type": "reply"]
-        switch result {
-        case .success(let value):
-            reply["ok"] = true
-            reply["result"] = .object(value)
-        case .failure(let error):
-            reply["ok"] = false
-            reply["error"] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
-            if error.closes { connection.closeAfterFlush = true }
-        }
-        // The id first, as the client sent it, then the daemon's own members with their keys sorted.
-        let members = JSONValue.object(reply).line
-        var line: [UInt8] = []
-        line.reserveCapacity(members.count + id.text.count + 8)
-        line += #"{"id":"#.utf8
-        line += id.text
-        line.append(UInt8(ascii: ","))
-        line += members.dropFirst()
-        line.append(UInt8(ascii: "\n"))
-        connection.send(line)
+        if case .failure(let error) = result, error.closes { connection.closeAfterFlush = true }
+        connection.send(ReplyMessage.line(id: id.text, result.mapError { RequestError($0.code, $0.message) }))
     }
 }

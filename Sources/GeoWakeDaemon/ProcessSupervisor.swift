@@ -249,7 +249,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .kill(let name): send(.kill, to: key(name))
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
-                daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
+                daemon?.connection(for: key(name))?.send(ServerNotice.expiring(budgetLeft: left).line)
             case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }

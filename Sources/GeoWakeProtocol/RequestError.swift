@@ -1,5 +1,5 @@
 /// A request the daemon cannot take as sent: the error code it answers with and a message naming the field.
-public struct RequestError: Error, Equatable, Sendable {
+public struct RequestError: Error, Hashable, Sendable {
     public var code: ErrorCode
     public var message: String
 
