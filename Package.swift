@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines", "GeoWakeProtocol"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
         // The wire protocol as types, for the daemon and the library: read with JSONText, written with JSONLines' writer.
-        .target(name: "GeoWakeProtocol", dependencies: ["JSONText", "JSONLines"]),
+        .target(name: "GeoWakeProtocol", dependencies: ["GeoWakeCore", "JSONText", "JSONLines"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
         .target(name: "TerminalProgress"),

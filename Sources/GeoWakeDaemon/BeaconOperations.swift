@@ -39,18 +39,11 @@ extension Daemon {
 
     /// A constraint from `uuid` and optional `major`, `minor`.
     static func constraint(_ request: Request) throws(ProtocolError) -> BeaconSubscriptions.Constraint {
-        let text = try request.string("uuid")
-        guard let uuid = BeaconUUID(text) else {
-            throw .badRequest("\"uuid\" must be 8-4-4-4-12 hexadecimal digits, not \"\(text)\"")
+        let constraint = try ProtocolError.reading { () throws(RequestError) in try RangingRequest(fields: request.fields).constraint }
+        guard let uuid = BeaconUUID(constraint.uuid) else {
+            throw .badRequest("\"uuid\" must be 8-4-4-4-12 hexadecimal digits, not \"\(constraint.uuid)\"")
         }
-        func part(_ key: String) throws(ProtocolError) -> UInt16? {
-            guard let value = request.fields.given(key) else { return nil }
-            guard case .number(let number) = value, number.rounded() == number, (0...65535).contains(number) else {
-                throw .badRequest("\"\(key)\" must be an integer 0–65535")
-            }
-            return UInt16(number)
-        }
-        return BeaconSubscriptions.Constraint(uuid: uuid, major: try part("major"), minor: try part("minor"))
+        return BeaconSubscriptions.Constraint(uuid: uuid, major: constraint.major, minor: constraint.minor)
     }
 
     /// `stopMonitoring`: beacon regions here, geographic ones through `stopMonitoringRegions`.

@@ -1,3 +1,4 @@
+import GeoWakeCore
 import GeoWakeProtocol
 import Testing
 
@@ -48,6 +49,26 @@ import Testing
         #expect(throws: RequestError.badRequest("\"accuracyGating\" must be true or false")) {
             try MonitorRequest(fields: ["features": [], "accuracyGating": 1])
         }
+    }
+
+    @Test func aRangingConstraintReadsBackAndItsPartsAreIntegersInRange() throws {
+        let ranging = RangingRequest(BeaconIdentity(uuid: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", major: 0))
+        #expect(try RangingRequest(fields: ranging.fields) == ranging)
+        #expect(ranging.fields["minor"] == nil && ranging.fields["major"] == 0)
+        #expect(throws: RequestError.badRequest("\"minor\" must be an integer 0–65535")) {
+            try RangingRequest(fields: ["uuid": "x", "minor": 65536])
+        }
+        #expect(throws: RequestError.badRequest("\"uuid\" must be a string")) { try RangingRequest(fields: ["major": 1]) }
+    }
+
+    @Test func aReplyLineEchoesTheIdAsSentAndReadsBack() throws {
+        let ok = ReplyMessage.line(id: Array("7".utf8), .success(["acked": 3]))
+        #expect(String(decoding: ok, as: UTF8.self) == #"{"id":7,"ok":true,"result":{"acked":3},"type":"reply"}"# + "\n")
+        let refused = ReplyMessage.line(id: Array(#""a""#.utf8), .failure(RequestError(.unknownRegion, "no region")))
+        let message = try refused.dropLast().withUnsafeBytes { bytes throws(JSONValue.SyntaxError) in try JSONValue(parsing: bytes) }
+        let reply = try #require(ReplyMessage(message: message))
+        #expect(reply.id == nil && reply.outcome == .failure(RequestError(.unknownRegion, "no region")))
+        #expect(String(decoding: ServerNotice.fetch(budgetLeft: 29.5).line, as: UTF8.self) == #"{"type":"fetch","budgetLeft":29.5}"# + "\n")
     }
 
     @Test func anEventLineReadsBackWithItsNumberAndAnAckNamesItsEpoch() throws {
