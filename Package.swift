@@ -59,9 +59,10 @@ let package = Package(
         .target(name: "LocationServices", dependencies: ["GeoWakeCore"]),
         // JSON-lines output (fix, region event and service event lines), shared by the CLI and the daemon.
         .target(name: "JSONLines", dependencies: ["GeoWakeCore", "LocationServices"]),
-        .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines"]),
+        .target(name: "Beacons", dependencies: ["GeoWakeCore", "JSONLines", "GeoWakeProtocol"]),
         .target(name: "GPSD", dependencies: ["GeoWakeCore", "Traces", "CLibGPS"]),
-        .target(name: "GeoWakeProtocol"),
+        // The wire protocol as types, for the daemon and the library: read with JSONText, written with JSONLines' writer.
+        .target(name: "GeoWakeProtocol", dependencies: ["GeoWakeCore", "JSONText", "JSONLines"]),
         .target(name: "ProcessLifecycle", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .target(name: "Maps", dependencies: ["GeoWakeCore"]),
         .target(name: "TerminalProgress"),
@@ -112,13 +113,13 @@ let package = Package(
         .testTarget(name: "DaemonSimulationTests", dependencies: ["DaemonSimulation"]),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
+            dependencies: ["GeoWakeDaemon", "Geofencing", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
         ),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
                                    "GeoWake"]),
         // The subscriber library, its example and the subscriber the integration tests run.
-        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol", "JSONText", "JSONLines"]),
+        .target(name: "GeoWake", dependencies: ["GeoWakeCore", "GeoWakeProtocol"]),
         .executableTarget(name: "ParcelTracker", dependencies: ["GeoWake"], path: "Examples/ParcelTracker"),
         .executableTarget(name: "geowake-test-subscriber", dependencies: ["GeoWake"], path: "Tests/Subscribers/TestSubscriber"),
         .testTarget(name: "GeoWakeTests", dependencies: ["GeoWake", "GeoWakeProtocol", "ProcessLifecycle", "geowake-test-subscriber"]),

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeProtocol
 
 /// Reads the beacon regions of a region file or directory: features with a null geometry and
 /// `properties.kind = "beacon"`. Geographic features in the same files are left to the geographic loader.
@@ -38,11 +39,11 @@ public enum BeaconRegionFile {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw Failure(description: "\(file): cannot read")
         }
-        let json: Any
-        do { json = try JSONSerialization.jsonObject(with: data) } catch {
+        let json: JSONValue
+        do { json = try data.withUnsafeBytes { bytes throws(JSONValue.SyntaxError) in try JSONValue(parsing: bytes) } } catch {
             throw Failure(description: "\(file): not valid JSON")
         }
-        guard let root = json as? [String: Any], let features = root["features"] as? [Any] else {
+        guard let features = json["features"]?.array else {
             throw Failure(description: "\(file): not a GeoJSON FeatureCollection (no \"features\" array)")
         }
         var regions: [BeaconRegion] = []
@@ -57,25 +58,25 @@ public enum BeaconRegionFile {
     }
 
     /// nil for a geographic feature.
-    public static func beaconRegion(_ feature: Any) throws(Failure) -> BeaconRegion? {
-        guard let feature = feature as? [String: Any] else { throw Failure(description: "a feature must be an object") }
-        let properties = feature["properties"] as? [String: Any] ?? [:]
-        guard properties["kind"] as? String == "beacon" else { return nil }
-        guard feature["geometry"] is NSNull || feature["geometry"] == nil else {
+    public static func beaconRegion(_ feature: JSONValue) throws(Failure) -> BeaconRegion? {
+        guard let feature = feature.object else { throw Failure(description: "a feature must be an object") }
+        let properties = feature["properties"]?.object ?? [:]
+        guard properties["kind"] == "beacon" else { return nil }
+        guard feature["geometry"] == .null || feature["geometry"] == nil else {
             throw Failure(description: "a beacon region must have a null geometry")
         }
         guard let id = idText(feature["id"]) ?? idText(properties["id"]) else {
             throw Failure(description: "missing id (neither \"id\" nor \"properties.id\")")
         }
-        guard let text = properties["uuid"] as? String else {
+        guard let text = properties["uuid"]?.string else {
             throw Failure(description: "a beacon region needs properties.uuid")
         }
         guard let uuid = BeaconUUID(text) else {
             throw Failure(description: "beacon uuid \"\(text)\" is not of the form 8-4-4-4-12 hexadecimal digits")
         }
         var format: BeaconFormat?
-        if let value = properties["format"], !(value is NSNull) {
-            guard let name = value as? String, let known = BeaconFormat(rawValue: name) else {
+        if let value = properties["format"], value != .null {
+            guard let name = value.string, let known = BeaconFormat(rawValue: name) else {
                 throw Failure(description: "\"format\" must be \"ibeacon\" or \"altbeacon\"")
             }
             format = known
@@ -86,26 +87,26 @@ public enum BeaconRegionFile {
                             notifyOnExit: try flag(properties, "notifyOnExit"))
     }
 
-    private static func idText(_ value: Any?) -> String? {
+    /// A string id as it is, a number id as JSON writes it.
+    private static func idText(_ value: JSONValue?) -> String? {
         switch value {
-        case let text as String: text
-        case let number as NSNumber: number.stringValue
+        case .string(let text)?: text
+        case .number?: String(decoding: value!.line, as: UTF8.self)
         default: nil
         }
     }
 
-    private static func identifierPart(_ properties: [String: Any], _ key: String) throws(Failure) -> UInt16? {
-        guard let value = properties[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, number.doubleValue == number.doubleValue.rounded(),
-              (0...65535).contains(number.doubleValue) else {
-            throw Failure(description: "\"\(key)\" must be an integer 0–65535, found \(value)")
+    private static func identifierPart(_ properties: [String: JSONValue], _ key: String) throws(Failure) -> UInt16? {
+        guard let value = properties[key], value != .null else { return nil }
+        guard case .number(let number) = value, number == number.rounded(), (0...65535).contains(number) else {
+            throw Failure(description: "\"\(key)\" must be an integer 0–65535, found \(String(decoding: value.line, as: UTF8.self))")
         }
-        return UInt16(number.doubleValue)
+        return UInt16(number)
     }
 
-    private static func flag(_ properties: [String: Any], _ key: String) throws(Failure) -> Bool {
-        guard let value = properties[key], !(value is NSNull) else { return true }
-        guard let bool = value as? Bool else { throw Failure(description: "\"\(key)\" must be true or false") }
+    private static func flag(_ properties: [String: JSONValue], _ key: String) throws(Failure) -> Bool {
+        guard let value = properties[key], value != .null else { return true }
+        guard case .bool(let bool) = value else { throw Failure(description: "\"\(key)\" must be true or false") }
         return bool
     }
 }

@@ -7,8 +7,8 @@ public struct BackgroundFetch: Hashable, Sendable {
 
     /// Reads a `{"type":"fetch","budgetLeft":S}` message.
     init?(message: JSONValue) {
-        guard message["type"]?.string == "fetch" else { return nil }
-        budgetLeft = message["budgetLeft"]?.double ?? 0
+        guard case .fetch(let budgetLeft)? = ServerNotice(message: message) else { return nil }
+        self.budgetLeft = budgetLeft
     }
 }
 

@@ -19,10 +19,11 @@ public struct LaunchOptions: Hashable, Sendable {
         self.exitsOnSuspend = exitsOnSuspend
     }
 
-    var json: JSONValue {
+    /// The `register` request's `options`.
+    var json: [String: JSONValue] {
         let modes = (locationInBackground ? ["location"] : []) + (bluetoothInBackground ? ["bluetooth-central"] : [])
-        return .object(["relaunchAfterForceQuit": .bool(relaunchAfterForceQuit), "exitsOnSuspend": .bool(exitsOnSuspend),
-                        "backgroundModes": .array(modes.map(JSONValue.string))])
+        return ["relaunchAfterForceQuit": .bool(relaunchAfterForceQuit), "exitsOnSuspend": .bool(exitsOnSuspend),
+                "backgroundModes": .array(modes.map(JSONValue.string))]
     }
 }
 

@@ -42,24 +42,17 @@ extension LocationManager {
     /// `rangedBeacons`. Ranging is a live stream, as in Core Location: reports reach this process only while it is
     /// connected, are never stored or resent, and never launch or wake it.
     public func startRangingBeacons(satisfying constraint: BeaconIdentityConstraint) async throws {
-        _ = try await request("startRangingBeacons", Self.fields(constraint))
+        _ = try await request("startRangingBeacons", RangingRequest(constraint).fields)
     }
 
     /// Stops ranging the beacons `startRangingBeacons(satisfying:)` asked for with the same constraint.
     public func stopRangingBeacons(satisfying constraint: BeaconIdentityConstraint) async throws {
-        _ = try await request("stopRangingBeacons", Self.fields(constraint))
+        _ = try await request("stopRangingBeacons", RangingRequest(constraint).fields)
     }
 
     /// Ranging reports of every constraint this client ranges, as they arrive; one consumer. When it falls more
     /// than 1,024 reports behind, the oldest are dropped.
     public var rangedBeacons: AsyncStream<RangedBeacon> { ranging.stream }
-
-    private static func fields(_ constraint: BeaconIdentityConstraint) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["uuid": .string(constraint.uuid)]
-        if let major = constraint.major { fields["major"] = .number(Double(major)) }
-        if let minor = constraint.minor { fields["minor"] = .number(Double(minor)) }
-        return fields
-    }
 }
 
 extension RangedBeacon {

@@ -18,7 +18,7 @@ public final class DaemonConnection: Sendable {
 
     private struct State {
         var nextID = 1
-        var waiting: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+        var waiting: [Int: CheckedContinuation<ReplyMessage, any Error>] = [:]
         var closed = false
         var uid = -1
     }
@@ -57,7 +57,7 @@ public final class DaemonConnection: Sendable {
             self?.fail(id, GeoWakeError.timedOut(request: op, seconds: timeout))
         }
         defer { timeoutTask.cancel() }
-        let reply: JSONValue = try await withCheckedThrowingContinuation { continuation in
+        let reply: ReplyMessage = try await withCheckedThrowingContinuation { continuation in
             let closed = state.withLock { s in
                 if !s.closed { s.waiting[id] = continuation }
                 return s.closed
@@ -68,10 +68,10 @@ public final class DaemonConnection: Sendable {
                 fail(id, GeoWakeError.connectionFailed(path: path, reason: "connection closed"))
             }
         }
-        if reply["ok"]?.bool == true { return reply["result"] ?? .object([:]) }
-        let error = reply["error"]
-        throw GeoWakeError.rejected(request: op, code: ErrorCode(rawValue: error?["code"]?.string ?? "unknown"),
-                                    message: error?["message"]?.string ?? "")
+        switch reply.outcome {
+        case .success(let result): return result
+        case .failure(let error): throw GeoWakeError.rejected(request: op, code: error.code, message: error.message)
+        }
     }
 
     /// Sends a request without waiting for its reply (acknowledgements: the reply only confirms).
@@ -97,10 +97,12 @@ public final class DaemonConnection: Sendable {
         let thread = Thread { [self] in
             while let line = socket.receiveLine() {
                 guard let message = try? JSONValue(line: line) else { continue }
-                if message["type"]?.string == "reply" {
-                    guard let id = message["id"]?.int else { continue }
-                    state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: message)
-                } else if message["type"]?.string != "hello" {
+                if let reply = ReplyMessage(message: message) {
+                    guard let id = reply.id else { continue }
+                    state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: reply)
+                } else if case .hello? = ServerNotice(message: message) {
+                    continue
+                } else {
                     onMessage(message)
                 }
             }

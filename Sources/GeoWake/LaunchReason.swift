@@ -20,9 +20,9 @@ public enum Relaunch: Hashable, Sendable {
 
     /// The daemon takes only an absolute path (it launches from `/`), so a relative one such as
     /// `CommandLine.arguments[0]` of a program started as `.build/debug/x` is resolved here first.
-    var launch: JSONValue? {
+    var launch: [String]? {
         guard case .executable(let path, let arguments) = self else { return nil }
-        return .array(([Self.absolute(path)] + arguments).map(JSONValue.string))
+        return [Self.absolute(path)] + arguments
     }
 
     static func absolute(_ path: String) -> String {

@@ -59,10 +59,10 @@ public struct SourceStatus: Hashable, Sendable {
 extension LocationEvent {
     /// Reads `{"type":"event","epoch":E,"seq":N,"event":{…}}`; nil for anything else.
     init?(message: JSONValue) {
-        guard message["type"]?.string == "event", let seq = message["seq"]?.int64,
-              let event = message["event"], let name = event["event"]?.string else { return nil }
-        self.seq = seq
-        epoch = message["epoch"]?.int64 ?? 0
+        guard let message = EventMessage(message: message), case let event = message.event,
+              let name = event["event"]?.string else { return nil }
+        seq = message.number.seq
+        epoch = message.number.epoch
         raw = event
         fix = Self.fix(event)
         let region = event["region"]?.string.map {

@@ -38,6 +38,9 @@ public final class LocationManager: Sendable {
         var inHand: EventNumber?
         /// One reconnect loop at a time; true during `init` too, whose own failure is thrown instead.
         var reconnecting = true
+        /// Handled while no connection was up: an event of the new one can reach user code before the reconnect
+        /// loop takes that connection, and its ack would be lost, so it is sent once the loop does.
+        var owedAck: EventNumber?
     }
 
     /// Connects to geowaked and registers as `clientID`; returns once registered, and the backlog of events not yet
@@ -111,7 +114,7 @@ public final class LocationManager: Sendable {
     /// - Throws: `GeoWakeError.rejected` with `duplicateRegion` for an id this client monitors already, `badGeoJSON` for
     ///   an invalid region, `tooManyRegions` past 10,000.
     public func monitor(_ regions: [Region]) async throws {
-        _ = try await request("monitor", ["features": .array(regions.map(\.feature))])
+        _ = try await request("monitor", MonitorRequest(regions: .features(regions.map(\.feature))).fields)
     }
 
     /// Starts monitoring one region, as `monitor(_:)` with an array does.
@@ -119,7 +122,7 @@ public final class LocationManager: Sendable {
 
     /// Regions from a GeoJSON file the daemon reads as this process's user.
     public func monitor(file path: String) async throws {
-        _ = try await request("monitor", ["file": .string(path)])
+        _ = try await request("monitor", MonitorRequest(regions: .file(path)).fields)
     }
 
     /// Stops monitoring these regions, all or nothing; a region the device is inside gets a last `exit` with reason
@@ -153,9 +156,7 @@ public final class LocationManager: Sendable {
     /// one delivered, and, when `desiredAccuracy` is given, no worse than that many metres. Calling it again replaces the
     /// options. With `LaunchOptions(locationInBackground: true)` a launched process is not suspended while they run.
     public func startUpdatingLocation(distanceFilter: Double = 0, desiredAccuracy: Double? = nil) async throws {
-        var fields: [String: JSONValue] = ["distanceFilter": .number(distanceFilter)]
-        if let desiredAccuracy { fields["desiredAccuracy"] = .number(desiredAccuracy) }
-        _ = try await request("startStandard", fields)
+        try await start(.standard(distanceFilter: distanceFilter, desiredAccuracy: desiredAccuracy, minimumInterval: nil))
     }
 
     /// Stops standard location updates (nothing happens when they were not started).
@@ -164,7 +165,7 @@ public final class LocationManager: Sendable {
     /// Starts significant-change updates: a `.significantChange` event when the device is `distance` metres from the
     /// last one reported, at most one per `interval` seconds. They wake or launch this client, as region events do.
     public func startSignificantChanges(distance: Double = 500, interval: Double = 300) async throws {
-        _ = try await request("startSignificant", ["distance": .number(distance), "interval": .number(interval)])
+        try await start(.significant(distance: distance, interval: interval))
     }
 
     /// Stops significant-change updates.
@@ -173,11 +174,15 @@ public final class LocationManager: Sendable {
     /// Starts visits: a `.visit` event on arriving at and leaving a place where the device stayed within `radius`
     /// metres for at least `minimumDuration` seconds.
     public func startVisits(radius: Double = 100, minimumDuration: Double = 300) async throws {
-        _ = try await request("startVisits", ["radius": .number(radius), "minimumDuration": .number(minimumDuration)])
+        try await start(.visits(radius: radius, minimumDuration: minimumDuration))
     }
 
     /// Stops visits.
     public func stopVisits() async throws { _ = try await request("stopVisits") }
+
+    private func start(_ service: ServiceRequest) async throws {
+        _ = try await request(service.kind.startOp, service.fields)
+    }
 
     /// Any request of the protocol, on the current connection (waiting for a reconnect if the daemon is away).
     public func request(_ op: String, _ fields: [String: JSONValue] = [:], timeout: Double = 10) async throws -> JSONValue {
@@ -216,16 +221,18 @@ public final class LocationManager: Sendable {
             defer { s.inHand = nil }
             guard let number = s.inHand else { return (nil, nil) }
             s.handled.handled(number)
+            if s.connection == nil { s.owedAck = number }
             return (number, s.connection)
         }
-        if let number { connection?.post("ack", number.ack) }
+        // With the epoch, so the daemon never takes it for a later epoch's event of the same seq.
+        if let number { connection?.post("ack", AckRequest(number).fields) }
     }
 
     func isResend(_ number: EventNumber) -> Bool {
         let (resend, connection) = state.withLock { ($0.handled.isResend(number), $0.connection) }
         // The daemon resent it because our ack was lost with the old connection: acknowledge it again (its own
         // seq: after a power cut the daemon's numbers may not reach the last one handled).
-        if resend { connection?.post("ack", number.ack) }
+        if resend { connection?.post("ack", AckRequest(number).fields) }
         return resend
     }
 
@@ -239,22 +246,20 @@ public final class LocationManager: Sendable {
                     ranging.continuation.yield(range)
                 } else if let fetch = BackgroundFetch(message: message) {
                     fetches.continuation.yield(fetch)
-                } else if message["type"]?.string == "expiring" {
+                } else if case .expiring? = ServerNotice(message: message) {
                     self?.backgroundTimeExpiring()
                 } else {
                     otherMessages(message)
                 }
             },
             onClose: { [weak self] in self?.connectionClosed() })
-        var fields: [String: JSONValue] = ["client": .string(clientID)]
-        if let launch = relaunch.launch {
-            fields["launch"] = launch
-            fields["options"] = options.json
-        }
-        // A daemon whose store lost this launch (a power cut) learns from it that the process is its background one.
-        if let launchReason { fields["launchReason"] = .string(launchReason.rawValue) }
+        // A daemon whose store lost this launch (a power cut) learns from launchReason that the process is its
+        // background one.
+        let launch = relaunch.launch
+        let registration = RegisterRequest(client: clientID, launch: launch, options: launch == nil ? nil : options.json,
+                                           launchReason: launchReason)
         do {
-            _ = try await connection.request("register", fields)
+            _ = try await connection.request("register", registration.fields)
         } catch {
             connection.close()
             throw error
@@ -276,21 +281,21 @@ public final class LocationManager: Sendable {
         var delay = 0.05
         while !state.withLock({ $0.stopped }) {
             if let connection = try? await connect() {
-                let stopped = state.withLock { s in
+                let (stopped, owed) = state.withLock { s in
                     if !s.stopped { s.connection = connection }
                     s.reconnecting = false
-                    return s.stopped
+                    defer { s.owedAck = nil }
+                    return (s.stopped, s.owedAck)
                 }
-                if stopped { connection.close() }
+                if stopped {
+                    connection.close()
+                } else if let owed {
+                    connection.post("ack", AckRequest(owed).fields)
+                }
                 return
             }
             try? await Task.sleep(for: .seconds(delay))
             delay = min(delay * 2, 2)
         }
     }
-}
-
-extension EventNumber {
-    /// The `ack` fields: with the epoch, so the daemon never takes it for a later epoch's event of the same seq.
-    var ack: [String: JSONValue] { ["seq": .number(Double(seq)), "epoch": .number(Double(epoch))] }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import GeoWakeProtocol
 import GRDB
 
 /// Acks are applied in one transaction per loop turn instead of one each: a subscriber acks every event, and each
@@ -10,11 +10,12 @@ extension Daemon {
     /// An ack of an earlier epoch (a client that handled events a power cut then took from the store) acknowledges
     /// only the events it can name: those of its epoch up to its seq, never a later epoch's event that reuses the
     /// number.
-    func acknowledge(_ request: Request, _ db: Database) throws -> [String: Any] {
+    func acknowledge(_ request: Request, _ db: Database) throws -> [String: JSONValue] {
         let client = try request.client()
-        var seq = try request.integer("seq")
+        let ack = try ProtocolError.reading { () throws(RequestError) in try AckRequest(fields: request.fields) }
+        var seq = ack.seq
         let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
-        if request.fields["epoch"] != nil, case let epoch = try request.integer("epoch"), epoch < store.epoch {
+        if let epoch = ack.epoch, epoch < store.epoch {
             // The first later-epoch event, if any (MIN over no rows would read as a NULL, which `run` takes for 0).
             let later = try db.raw("SELECT seq FROM outbox WHERE uid = ? AND clientID = ? AND epoch > ? ORDER BY seq LIMIT 1")
                 .bind(1, client.uid).bind(2, client.clientID).bind(3, epoch).run()
@@ -22,7 +23,7 @@ extension Daemon {
         }
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
         try acknowledge(db, client, through: seq)
-        return ["acked": seq, "pending": try pending(db, client)]
+        return ["acked": .integer(seq), "pending": .integer(try pending(db, client))]
     }
 
     /// Applies the acks read this turn, several each in a savepoint of one transaction (a bad one fails alone), then
@@ -36,11 +37,11 @@ extension Daemon {
             reply(request.connection, id: request.id, Self.result { try ack(request) })
             return
         }
-        var results: [Result<[String: Any], ProtocolError>] = []
+        var results: [Result<[String: JSONValue], ProtocolError>] = []
         do {
             try store.write { db in
                 for request in requests {
-                    var result: Result<[String: Any], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
+                    var result: Result<[String: JSONValue], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
                     try db.inSavepoint {
                         result = Self.result { try acknowledge(request, db) }
                         if case .success = result { return .commit }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeProtocol
 import GRDB
 import ProcessLifecycle
 
@@ -50,16 +51,16 @@ enum AppTable {
     static func launchCommand(_ db: Database, _ key: ClientKey) throws -> [String]? {
         guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT launch FROM client WHERE uid = ? AND clientID = ?"),
                                              arguments: [key.uid, key.clientID]) else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+        guard let argv = (try? JSONValue(parsing: json))?.array else { return nil }
+        let strings = argv.compactMap(\.string)
+        return strings.count == argv.count ? strings : nil
     }
 
     /// Every registered client with its stored options object.
-    static func clients(_ db: Database) throws -> [(ClientKey, [String: Any]?)] {
+    static func clients(_ db: Database) throws -> [(ClientKey, [String: JSONValue]?)] {
         try GRDB.Row.fetchAll(db, sql: "SELECT uid, clientID, options FROM client").map { row in
             let key = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            let options = (row["options"] as String?).flatMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
+            let options = (row["options"] as String?).flatMap { try? JSONValue(parsing: $0).object }
             return (key, options)
         }
     }

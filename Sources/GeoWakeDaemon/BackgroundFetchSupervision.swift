@@ -6,7 +6,7 @@ import ProcessLifecycle
 /// The launcher's side of background fetch: the decisions are `AppLifecycle`'s (`AppLifecycleFetch.swift`); here they
 /// are stored and the `fetch` messages sent.
 extension ProcessSupervisor {
-    public func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: Any] {
+    public func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: JSONValue] {
         // A fetch launches the client when it is not running: without a command it never could.
         if minimumInterval != nil, launchCommand(client) == nil {
             throw ProtocolError.badRequest("background fetch launches the client: register it with \"launch\" first")
@@ -17,7 +17,7 @@ extension ProcessSupervisor {
         return schedule.map { Self.fetchStatus($0, at: now) } ?? [:]
     }
 
-    public func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: Any] {
+    public func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: JSONValue] {
         let name = Self.name(client), now = self.now
         guard let actions = lifecycle.completeBackgroundFetch(name, result, at: now) else {
             throw ProtocolError(.noFetch, "no background fetch of \(client.clientID) is running")
@@ -39,17 +39,17 @@ extension ProcessSupervisor {
             let client = key(name)
             guard let connection = daemon.connection(for: client), fetchToldOn[client]?.connection !== connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
-            connection.send(Array("{\"type\":\"fetch\",\"budgetLeft\":\(left)}\n".utf8))
+            connection.send(ServerNotice.fetch(budgetLeft: left).line)
             fetchToldOn[client] = ToldConnection(connection: connection)
         }
     }
 
     /// The schedule as `status` and the fetch replies show it.
-    static func fetchStatus(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> [String: Any] {
-        var fields: [String: Any] = ["minimumInterval": fetch.minimumInterval, "interval": fetch.interval,
-                                     "running": fetch.isRunning, "fetches": fetch.started]
-        if !fetch.isRunning { fields["nextIn"] = max(0, fetch.due - now) }
-        if let result = fetch.lastResult { fields["lastResult"] = result.rawValue }
+    static func fetchStatus(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["minimumInterval": .number(fetch.minimumInterval), "interval": .number(fetch.interval),
+                                           "running": .bool(fetch.isRunning), "fetches": .integer(fetch.started)]
+        if !fetch.isRunning { fields["nextIn"] = .number(max(0, fetch.due - now)) }
+        if let result = fetch.lastResult { fields["lastResult"] = .string(result.rawValue) }
         return fields
     }
 }

@@ -1,6 +1,7 @@
 import Beacons
 import Foundation
 import GeoWakeCore
+import GeoWakeProtocol
 import GRDB
 
 /// Beacon regions with their monitoring state, and ranging constraints, in the store. A region inside keeps its
@@ -52,8 +53,7 @@ extension Daemon {
         for row in regionRows {
             let owner = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
             let feature: String = row["feature"]
-            guard let object = try? JSONSerialization.jsonObject(with: Data(feature.utf8)),
-                  let region = try? BeaconRegionFile.beaconRegion(object) else {
+            guard let object = try? JSONValue(parsing: feature), let region = try? BeaconRegionFile.beaconRegion(object) else {
                 logger.error("a stored beacon region does not read back", metadata: ["region": "\(row["regionID"] as String)"])
                 continue
             }

@@ -8,7 +8,7 @@ public protocol ClientActivation: AnyObject {
     /// Called once the daemon listens, before the first request: adopt what the store says and act on it.
     func start(_ daemon: Daemon)
     /// A registration is about to be stored; throwing refuses it (e.g. an unsafe launch command).
-    func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError)
+    func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: JSONValue]?) throws(ProtocolError)
     /// An event was queued for `client` (connected or not); `reason` is nil for events that must not launch it.
     func eventQueued(for client: ClientKey, reason: LaunchReason?)
     /// A connection registered as `client`; `launchedFor` is the launch reason the process says it was started with
@@ -28,30 +28,30 @@ public protocol ClientActivation: AnyObject {
     /// A descriptor the loop polls for readability (woken when a child ends), or -1.
     var wakeDescriptor: Int32 { get }
     /// Extra fields for `status` / `clients`.
-    func status(of client: ClientKey) -> [String: Any]
-    func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any]
-    func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any]
+    func status(of client: ClientKey) -> [String: JSONValue]
+    func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue]
+    func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: JSONValue]
     /// Background fetch: the minimum interval (nil stops it) and a fetch's result (`BackgroundFetchOperations.swift`).
-    func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: Any]
-    func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: Any]
+    func setBackgroundFetch(_ client: ClientKey, minimumInterval: Double?) throws(ProtocolError) -> [String: JSONValue]
+    func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: JSONValue]
     /// The daemon is stopping: no process it stopped may stay stopped while it is away.
     func stopping()
 }
 
 extension ClientActivation {
     public func start(_ daemon: Daemon) {}
-    public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError) {}
+    public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: JSONValue]?) throws(ProtocolError) {}
     public func disabled(_ client: ClientKey) {}
     public func enabled(_ client: ClientKey) {}
     public func unregistered(_ client: ClientKey) {}
     public func secondsUntilDeadline() -> Double? { nil }
     public func turn() {}
     public var wakeDescriptor: Int32 { -1 }
-    public func status(of client: ClientKey) -> [String: Any] { [:] }
-    public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any] {
+    public func status(of client: ClientKey) -> [String: JSONValue] { [:] }
+    public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue] {
         throw ProtocolError("unsupported", "this daemon does not manage background tasks")
     }
-    public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any] {
+    public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: JSONValue] {
         throw ProtocolError("unsupported", "this daemon does not manage background tasks")
     }
     public func stopping() {}

@@ -119,7 +119,7 @@ struct ClientServices {
         for row in rows {
             let client = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
             guard let kind = ServiceKind(rawValue: row["kind"]) else { continue }
-            let options = (try? JSONSerialization.jsonObject(with: Data((row["options"] as String).utf8))) as? [String: Any] ?? [:]
+            let options = (try? JSONValue(parsing: row["options"] as String))?.object ?? [:]
             guard let configuration = try? ServiceConfiguration(kind, options: options) else { continue }
             start(configuration, for: client)
             if let memory = row["memory"] as String? { restore(memory, kind: kind, for: client) }

@@ -81,14 +81,7 @@ final class Connection {
 
     /// Queues an outbox event as its `event` message, for `flush` to send.
     func append(_ event: QueuedEvent) {
-        var line = JSONLineWriter(reservingCapacity: event.event.utf8.count + 64)
-        line.beginObject()
-        line.field("type", "event")
-        line.field("epoch", Int(event.epoch))
-        line.field("seq", Int(event.seq))
-        line.field("event", json: event.event)
-        line.endLine()
-        queue(line.bytes)
+        queue(EventMessage.line(EventNumber(epoch: event.epoch, seq: event.seq), eventText: event.event))
         deliveredThrough = event.seq
     }
 

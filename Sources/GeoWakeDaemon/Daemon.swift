@@ -1,5 +1,7 @@
 import Foundation
 import GeoWakeCore
+import Geofencing
+import GeoWakeProtocol
 import GRDB
 import Logging
 
@@ -35,7 +37,7 @@ public final class Daemon {
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
                 live: String? = nil, baudRate: Int = 4800, health: SourceHealth.Limits = .init(),
-                limits: DaemonLimits = .init(), regionRules: RegionRules = .init(),
+                limits: DaemonLimits = .init(), regionRules: RegionMonitorConfiguration = .init(),
                 beaconSource: String? = nil, beaconExitTimeout: Double = 30, restartTrace: Bool = false,
                 clock: DaemonClock = .system) throws {
         self.paths = paths
@@ -75,10 +77,10 @@ public final class Daemon {
     }
 
     private func restore() throws {
-        for (client, rules) in try store.read(ClientRegionRules.all) {
+        for (client, rules) in try store.read(RegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
-        var stored: [RegionRules: StoredRegions] = [:]
+        var stored: [RegionMonitorConfiguration: StoredRegions] = [:]
         try store.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT uid, clientID, regionID, feature, state, since, dwellSent FROM region ORDER BY uid, clientID, regionID
@@ -231,7 +233,7 @@ public final class Daemon {
         connection.gid = UInt32(bitPattern: credentials[2])
         connection.pid = pid ?? credentials[0]
         connections[fd] = connection
-        connection.send(Array("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"server\":\"geowaked\",\"version\":\"\(Self.version)\"}\n".utf8))
+        connection.send(ServerNotice.hello(protocol: Self.protocolVersion, server: "geowaked", version: Self.version).line)
     }
 
     /// Takes the connection's waiting requests, at most `requestsPerTurn` of them and for at most `turnShare`
@@ -248,7 +250,7 @@ public final class Daemon {
             case .none:
                 return
             case .tooLong:
-                reply(connection, id: nil, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+                reply(connection, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
                 return
             }
         }
@@ -302,30 +304,10 @@ public final class Daemon {
         connection.flush()
     }
 
-    func reply(_ connection: Connection, id: Any?, _ result: Result<[String: Any], ProtocolError>) {
+    func reply(_ connection: Connection, id: RequestID, _ result: Result<[String: JSONValue], ProtocolError>) {
         // A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
         if store.syncPending { connection.holdUntilSync() }
-        var object: [String: Any] = ["type": "reply"]
-        switch result {
-        case .success(let value):
-            object["ok"] = true
-            object["result"] = value
-        case .failure(let error):
-            object["ok"] = false
-            object["error"] = ["code": error.code.rawValue, "message": error.message] as [String: Any]
-            if error.closes { connection.closeAfterFlush = true }
-        }
-        // The id is echoed as the client sent it (a parsed number, a string, null); the rest is the daemon's own.
-        let idJSON = (try? JSONSerialization.data(withJSONObject: id ?? NSNull(), options: [.fragmentsAllowed, .withoutEscapingSlashes]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        var text = ""
-        if ReplyJSON.append(object, to: &text) {
-            text = "{\"id\":" + idJSON + "," + text.dropFirst() + "\n"
-            connection.send(Array(text.utf8))
-            return
-        }
-        object["id"] = id ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        connection.send(Array(data) + [UInt8(ascii: "\n")])
+        if case .failure(let error) = result, error.closes { connection.closeAfterFlush = true }
+        connection.send(ReplyMessage.line(id: id.text, result.mapError { RequestError($0.code, $0.message) }))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeProtocol
 import GRDB
 
 /// The one SQLite file: clients, subscriptions, regions with their monitoring state, the outbox and the source
@@ -141,7 +142,7 @@ public final class DaemonStore {
         Daemon.registerPendingLimitMigration(&migrator)
         ServiceMemory.registerMigration(&migrator)
         AppTable.registerMigrations(&migrator)
-        ClientRegionRules.registerMigration(&migrator)
+        RegionRules.registerMigration(&migrator)
         // A region's dwell is sent once per stay, across restarts.
         migrator.registerMigration("v23-dwell-sent") { db in
             try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")

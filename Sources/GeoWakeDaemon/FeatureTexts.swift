@@ -4,13 +4,11 @@ import JSONText
 /// a region and hands to the region loader, without writing the parsed features out again (that took two thirds of
 /// a `monitor` of 1,000 regions).
 enum FeatureTexts {
-    /// The features of a `monitor` request line: its top-level `features` member, a FeatureCollection or an array of
-    /// features. Nil when there is none or the line cannot be cut (the parsed request then says what is wrong).
-    static func ofRequest(_ line: [UInt8]) -> [String]? {
-        line.withUnsafeBytes { bytes in
-            var scanner = JSONScanner(bytes)
-            return try? member("features", of: &scanner) { scanner in try features(&scanner) }
-        }
+    /// The features of a `monitor` request's `features` value: a FeatureCollection or an array of features. Nil when
+    /// it is neither (the parsed request then says what is wrong).
+    static func ofValue(_ bytes: UnsafeRawBufferPointer) -> [String]? {
+        var scanner = JSONScanner(bytes)
+        return try? features(&scanner)
     }
 
     /// The features of a GeoJSON document: a FeatureCollection's, or a lone Feature itself.
@@ -47,6 +45,7 @@ enum FeatureTexts {
     }
 
     /// Reads the object at the scanner and hands the value of its member `key` to `body`; nil without that member.
+    /// A repeated key's last value counts, as in the parsed request.
     private static func member<T>(_ key: StaticString, of scanner: inout JSONScanner, _ body: (inout JSONScanner) throws -> T) throws -> T? {
         try scanner.expect(UInt8(ascii: "{"))
         if scanner.consume(UInt8(ascii: "}")) { return nil }
@@ -54,7 +53,7 @@ enum FeatureTexts {
         repeat {
             let name = try scanner.string()
             try scanner.expect(UInt8(ascii: ":"))
-            if found == nil, name.equals(key) {
+            if name.equals(key) {
                 found = try body(&scanner)
             } else {
                 try scanner.skipValue()

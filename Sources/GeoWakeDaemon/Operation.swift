@@ -1,3 +1,5 @@
+import GeoWakeProtocol
+
 /// Every request the daemon answers, by its `op`; `perform` is the one place an op meets the code that carries it out.
 enum Operation: String, CaseIterable {
     case hello, register, unregister, ack
@@ -13,7 +15,7 @@ enum Operation: String, CaseIterable {
 }
 
 extension Daemon {
-    func perform(_ operation: Operation, _ request: Request) throws -> [String: Any] {
+    func perform(_ operation: Operation, _ request: Request) throws -> [String: JSONValue] {
         switch operation {
         case .hello: try hello(request)
         case .register: try register(request)

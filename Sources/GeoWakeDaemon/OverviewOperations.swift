@@ -1,38 +1,46 @@
-import Foundation
 import GeoWakeCore
+import GeoWakeProtocol
 import GRDB
+
+/// A `list` or `subscriptions` result before beacon regions join it and its page is cut.
+struct Subscriptions {
+    var subscriptions: [JSONValue]
+    /// Each as `regionState` describes it.
+    var regions: [[String: JSONValue]]
+}
 
 /// list, status, clients, subscriptions, disable, enable: each sees only the caller uid's clients.
 extension Daemon {
-    func list(_ request: Request) throws -> [String: Any] {
+    func list(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         return try addingBeacons(to: subscriptions(of: client), of: client, request)
     }
 
-    func subscriptions(_ request: Request) throws -> [String: Any] {
+    func subscriptions(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
         return try addingBeacons(to: subscriptions(of: client), of: client, request)
     }
 
-    func clients(_ request: Request) throws -> [String: Any] {
-        ["clients": addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid)]
+    func clients(_ request: Request) throws -> [String: JSONValue] {
+        ["clients": .array(addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid))]
     }
 
-    func status(_ request: Request) throws -> [String: Any] {
-        var source: [String: Any] = ["description": self.source?.description ?? live?.description ?? "none", "state": sourceStateDescription]
+    func status(_ request: Request) throws -> [String: JSONValue] {
+        var source: [String: JSONValue] = ["description": .string(self.source?.description ?? live?.description ?? "none"),
+                                           "state": .string(sourceStateDescription)]
         if let fix = lastFix {
-            var last: [String: Any] = ["lat": fix.coordinate.latitude, "lon": fix.coordinate.longitude]
-            if let time = fix.time { last["time"] = Self.iso8601(time) }
-            if let accuracy = fix.horizontalAccuracy { last["hAcc"] = accuracy }
-            source["lastFix"] = last
+            var last: [String: JSONValue] = ["lat": .number(fix.coordinate.latitude), "lon": .number(fix.coordinate.longitude)]
+            if let time = fix.time { last["time"] = .string(Self.iso8601(time)) }
+            if let accuracy = fix.horizontalAccuracy { last["hAcc"] = .number(accuracy) }
+            source["lastFix"] = .object(last)
         }
-        var result: [String: Any] = ["source": source,
-                                     "clients": addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid)]
-        if let beaconSource = beacons.source { result["beaconSource"] = beaconSourceStatus(beaconSource) }
+        var result: [String: JSONValue] = ["source": .object(source),
+                                           "clients": .array(addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid))]
+        if let beaconSource = beacons.source { result["beaconSource"] = .object(beaconSourceStatus(beaconSource)) }
         return result
     }
 
-    func disable(_ request: Request) throws -> [String: Any] {
+    func disable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
         try storeWrite { db in
             try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
@@ -42,7 +50,7 @@ extension Daemon {
         return [:]
     }
 
-    func enable(_ request: Request) throws -> [String: Any] {
+    func enable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
         try storeWrite { db in
             try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
@@ -60,16 +68,16 @@ extension Daemon {
         return key
     }
 
-    func subscriptions(of client: ClientKey) -> [String: Any] {
-        var subscriptions: [[String: Any]] = services.kinds(of: client).sorted { $0.key < $1.key }.map { kind, options in
-            ["kind": kind, "options": (try? JSONSerialization.jsonObject(with: Data(options.utf8))) ?? [:]]
+    func subscriptions(of client: ClientKey) -> Subscriptions {
+        var subscriptions: [JSONValue] = services.kinds(of: client).sorted { $0.key < $1.key }.map { kind, options in
+            ["kind": .string(kind), "options": (try? JSONValue(parsing: options)) ?? [:]]
         }
         if regions.count(of: client) > 0 { subscriptions.append(["kind": "regions", "options": regions.rules(of: client).options]) }
         let list = regions.regionIDs(of: client).compactMap { id in regions.entry(client, id).map(describe) }
-        return ["subscriptions": subscriptions, "regions": list]
+        return Subscriptions(subscriptions: subscriptions, regions: list)
     }
 
-    func clients(of uid: UInt32) throws(ProtocolError) -> [[String: Any]] {
+    func clients(of uid: UInt32) throws(ProtocolError) -> [[String: JSONValue]] {
         let rows: [Row]
         do {
             rows = try store.read { db in
@@ -86,9 +94,12 @@ extension Daemon {
             let key = ClientKey(uid: uid, clientID: row["clientID"])
             var kinds = Array(services.kinds(of: key).keys)
             if regions.count(of: key) > 0 { kinds.append("regions") }
-            return ["client": key.clientID, "connected": connection(for: key) != nil, "disabled": row["disabled"] as Bool,
-                    "pending": row["pending"] as Int, "lastSeq": row["lastSeq"] as Int64, "regions": regions.count(of: key),
-                    "subscriptions": kinds.sorted()].merging(activation.status(of: key)) { a, _ in a }
+            let entry: [String: JSONValue] = [
+                "client": .string(key.clientID), "connected": .bool(connection(for: key) != nil), "disabled": .bool(row["disabled"] as Bool),
+                "pending": .integer(row["pending"] as Int), "lastSeq": .integer(row["lastSeq"] as Int64),
+                "regions": .integer(regions.count(of: key)), "subscriptions": .array(kinds.sorted().map(JSONValue.string)),
+            ]
+            return entry.merging(activation.status(of: key)) { a, _ in a }
         }
     }
 }

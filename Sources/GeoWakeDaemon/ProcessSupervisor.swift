@@ -88,7 +88,7 @@ public final class ProcessSupervisor: ClientActivation {
         persist()
     }
 
-    public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: Any]?) throws(ProtocolError) {
+    public func registering(_ client: ClientKey, gid: UInt32, launch: [String]?, options: [String: JSONValue]?) throws(ProtocolError) {
         if let launch {
             do {
                 try control.validate(LaunchCommand(launch), for: client.uid)
@@ -100,24 +100,25 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     /// `relaunchAfterForceQuit` (bool, default true) and `backgroundModes` (strings; `location` is the one known).
-    static func clientOptions(_ object: [String: Any]?) throws(ProtocolError) -> ClientOptions {
+    static func clientOptions(_ object: [String: JSONValue]?) throws(ProtocolError) -> ClientOptions {
         var options = ClientOptions()
         guard let object else { return options }
         if let value = object["relaunchAfterForceQuit"] {
-            guard let flag = value as? Bool, String(cString: (value as! NSNumber).objCType) == "c" else {
+            guard case .bool(let flag) = value else {
                 throw .badRequest("\"options.relaunchAfterForceQuit\" must be true or false")
             }
             options.relaunchAfterForceQuit = flag
         }
         if let value = object["backgroundModes"] {
-            guard let modes = value as? [String], modes.allSatisfy(["location", "bluetooth-central"].contains) else {
+            guard let modes = value.array?.compactMap(\.string), modes.count == value.array?.count,
+                  modes.allSatisfy(["location", "bluetooth-central"].contains) else {
                 throw .badRequest("\"options.backgroundModes\" must be an array of known modes (\"location\", \"bluetooth-central\")")
             }
             options.locationBackgroundMode = modes.contains("location")
             options.bluetoothBackgroundMode = modes.contains("bluetooth-central")
         }
         if let value = object["exitsOnSuspend"] {
-            guard let flag = value as? Bool, String(cString: (value as! NSNumber).objCType) == "c" else {
+            guard case .bool(let flag) = value else {
                 throw .badRequest("\"options.exitsOnSuspend\" must be true or false")
             }
             options.exitsOnSuspend = flag
@@ -248,7 +249,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .kill(let name): send(.kill, to: key(name))
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
-                daemon?.connection(for: key(name))?.send(Array("{\"type\":\"expiring\",\"budgetLeft\":\(left)}\n".utf8))
+                daemon?.connection(for: key(name))?.send(ServerNotice.expiring(budgetLeft: left).line)
             case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }
@@ -329,32 +330,32 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     /// For `status`: app state, budget, last launch reason and exit, background location, crash-loop backoff.
-    public func status(of client: ClientKey) -> [String: Any] {
+    public func status(of client: ClientKey) -> [String: JSONValue] {
         let name = Self.name(client)
         guard let app = lifecycle.apps[name] else { return [:] }
         let now = clock()
-        var fields: [String: Any] = ["app": app.state.rawValue, "relaunchAfterForceQuit": app.options.relaunchAfterForceQuit,
-                                     "backgroundModes": (app.options.locationBackgroundMode ? ["location"] : [])
-                                        + (app.options.bluetoothBackgroundMode ? ["bluetooth-central"] : [String]()),
-                                     "exitsOnSuspend": app.options.exitsOnSuspend,
-                                     "backgroundLocation": app.usesLocationInBackground, "crashes": app.crashes,
-                                     "backgroundTasks": app.openTasks.count]
-        if let process = processes[client] { fields["pid"] = Int(process.pid) }
-        if let left = lifecycle.budgetLeft(name, at: now) { fields["budgetLeft"] = left }
-        if let reason = app.lastLaunchReason { fields["lastLaunchReason"] = reason.rawValue }
-        if let exit = app.lastExit { fields["lastExit"] = exit.description }
-        if app.state == .crashLoop, let at = app.relaunchAt { fields["backoff"] = max(0, at - now) }
-        if let fetch = app.fetch { fields["backgroundFetch"] = Self.fetchStatus(fetch, at: now) }
+        let modes: [JSONValue] = (app.options.locationBackgroundMode ? ["location"] : [])
+            + (app.options.bluetoothBackgroundMode ? ["bluetooth-central"] : [])
+        var fields: [String: JSONValue] = ["app": .string(app.state.rawValue), "relaunchAfterForceQuit": .bool(app.options.relaunchAfterForceQuit),
+                                           "backgroundModes": .array(modes), "exitsOnSuspend": .bool(app.options.exitsOnSuspend),
+                                           "backgroundLocation": .bool(app.usesLocationInBackground), "crashes": .integer(app.crashes),
+                                           "backgroundTasks": .integer(app.openTasks.count)]
+        if let process = processes[client] { fields["pid"] = .integer(process.pid) }
+        if let left = lifecycle.budgetLeft(name, at: now) { fields["budgetLeft"] = .number(left) }
+        if let reason = app.lastLaunchReason { fields["lastLaunchReason"] = .string(reason.rawValue) }
+        if let exit = app.lastExit { fields["lastExit"] = .string(exit.description) }
+        if app.state == .crashLoop, let at = app.relaunchAt { fields["backoff"] = .number(max(0, at - now)) }
+        if let fetch = app.fetch { fields["backgroundFetch"] = .object(Self.fetchStatus(fetch, at: now)) }
         return fields
     }
 
-    public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: Any] {
+    public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue] {
         let name = Self.name(client), now = clock()
         guard let task = lifecycle.beginBackgroundTask(name, at: now) else {
             throw ProtocolError("notRunning", "\(client.clientID) is not running in the foreground or background")
         }
         persist()
-        return ["task": task, "budgetLeft": lifecycle.budgetLeft(name, at: now) ?? NSNull()]
+        return ["task": .integer(task), "budgetLeft": lifecycle.budgetLeft(name, at: now).map(JSONValue.number) ?? .null]
     }
 
     // For the extensions in files of their own.
@@ -362,7 +363,7 @@ public final class ProcessSupervisor: ClientActivation {
     var log: Logger { logger }
     var owner: Daemon? { daemon }
 
-    public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: Any] {
+    public func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: JSONValue] {
         let name = Self.name(client)
         guard lifecycle.apps[name]?.openTasks.contains(task) == true else {
             throw ProtocolError("unknownTask", "no open background task \(task) for \(client.clientID)")

@@ -14,4 +14,13 @@ public struct ProtocolError: Error, Sendable {
     }
 
     static func badRequest(_ message: String) -> ProtocolError { ProtocolError(.badRequest, message) }
+
+    /// Reads a request with the protocol's types; what they refuse becomes the reply's error.
+    static func reading<T>(_ read: () throws(RequestError) -> T) throws(ProtocolError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw ProtocolError(error.code, error.message)
+        }
+    }
 }

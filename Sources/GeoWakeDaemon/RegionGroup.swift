@@ -25,21 +25,21 @@ struct RegionGroup {
         var record: RegionMonitorSnapshot.RegionRecord?
     }
 
-    init(rules: RegionRules) throws(ProtocolError) {
-        monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.configuration())
+    init(rules: RegionMonitorConfiguration) throws(ProtocolError) {
+        monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.validated())
     }
 
     /// A group restored from the store: its regions loaded from one document under their shared ids, the index
     /// built once over all of them (adding a million one by one rebuilt it again and again), each region with its
     /// stored state.
-    init(rules: RegionRules, restoring stored: StoredRegions) throws {
+    init(rules: RegionMonitorConfiguration, restoring stored: StoredRegions) throws {
         let entries = stored.entries
         let loaded = try stored.collection.withUnsafeBytes { (bytes) throws(RegionLoadError) in
             try RegionLoader.load(bytes: bytes, name: "the store") {
                 Array(SharedRegions.sharedID(entries[$0].owner, entries[$0].regionID).utf8)
             }
         }
-        monitor = RegionMonitor(regions: RegionIndex(loaded), configuration: try rules.configuration())
+        monitor = RegionMonitor(regions: RegionIndex(loaded), configuration: try rules.validated())
         self.entries.reserveCapacity(entries.count)
         undecided.reserveCapacity(entries.lazy.filter { $0.state == .unknown }.count)
         for (handle, entry) in zip(loaded.handles, entries) {

@@ -10,9 +10,17 @@ import GeoWakeProtocol
 extension Daemon {
     static let maximumRegionsPerClient = 10_000
 
-    func stopMonitoringRegions(_ request: Request) throws -> [String: Any] {
+    /// A `stopMonitoring` request's ids.
+    static func regionIDs(_ request: Request) throws(ProtocolError) -> [String] {
+        guard let array = request["regions"]?.array, case let ids = array.compactMap(\.string), ids.count == array.count else {
+            throw ProtocolError.badRequest("\"regions\" must be an array of strings")
+        }
+        return ids
+    }
+
+    func stopMonitoringRegions(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        guard let ids = request.fields["regions"] as? [String] else { throw ProtocolError.badRequest("\"regions\" must be an array of strings") }
+        let ids = try Self.regionIDs(request)
         for id in ids where regions.entry(client, id) == nil {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
@@ -30,11 +38,11 @@ extension Daemon {
             try enqueue(db, events, now: now)
         }
         notify(events)
-        return ["removed": ids]
+        return ["removed": .array(ids.map(JSONValue.string))]
     }
 
     /// A beacon region's state, else a geographic one's.
-    func regionState(_ request: Request) throws -> [String: Any] {
+    func regionState(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let id = try request.string("region")
         if let monitored = beacons.subscriptions.region(client, id) { return describe(monitored) }
@@ -44,9 +52,9 @@ extension Daemon {
         return describe(entry)
     }
 
-    func describe(_ entry: SharedRegions.Entry) -> [String: Any] {
-        var result: [String: Any] = ["region": entry.regionID, "state": entry.state.rawValue]
-        if entry.state != .unknown, let since = entry.since { result["since"] = Self.iso8601(since) }
+    func describe(_ entry: SharedRegions.Entry) -> [String: JSONValue] {
+        var result: [String: JSONValue] = ["region": .string(entry.regionID), "state": .string(entry.state.rawValue)]
+        if entry.state != .unknown, let since = entry.since { result["since"] = .string(Self.iso8601(since)) }
         return result
     }
 
@@ -57,41 +65,10 @@ extension Daemon {
         return String(decoding: writer.bytes.dropFirst(6).dropLast(), as: UTF8.self)
     }
 
-    func monitorRegions(_ request: Request) throws(ProtocolError) -> [String: Any] {
-        let client = try request.client()
-        let rules = try ClientRegionRules(request: request.fields)
-        let features: [Any]
-        var given = request.featureTexts
-        switch (request.fields["features"], request.fields["file"]) {
-        case (let inline?, nil):
-            if let array = inline as? [Any] {
-                features = array
-            } else if let collection = inline as? [String: Any], let array = collection["features"] as? [Any] {
-                features = array
-            } else {
-                throw ProtocolError.badRequest("\"features\" must be a FeatureCollection or an array of features")
-            }
-        case (nil, let file?):
-            guard let path = file as? String, path.hasPrefix("/") else { throw ProtocolError.badRequest("\"file\" must be an absolute path") }
-            (features, given) = try readFeatures(path, for: request.connection)
-        default:
-            throw ProtocolError.badRequest("give exactly one of \"features\" and \"file\"")
-        }
-        guard regions.count(of: client) + features.count <= Self.maximumRegionsPerClient else {
-            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
-        }
-        var texts: [String] = []
-        if let given, given.count == features.count {
-            texts = given
-        } else {
-            for (number, feature) in features.enumerated() {
-                guard JSONSerialization.isValidJSONObject(feature),
-                      let data = try? JSONSerialization.data(withJSONObject: feature, options: [.sortedKeys]) else {
-                    throw ProtocolError("badGeoJSON", "feature \(number + 1) is not a JSON object")
-                }
-                texts.append(String(decoding: data, as: UTF8.self))
-            }
-        }
+    /// Adds geographic regions, all or none, and sets the client's rules when given; how many were added. The caller
+    /// checked the region limit.
+    func monitorRegions(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey) throws(ProtocolError) -> Int {
+        let texts = new.texts
         let parsed: [Region]
         do {
             let collection = "{\"type\":\"FeatureCollection\",\"features\":[" + texts.joined(separator: ",") + "]}"
@@ -120,11 +97,11 @@ extension Daemon {
         } catch {
             logger.error("validated regions did not enter the index", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
         }
-        return ["added": parsed.count]
+        return parsed.count
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.
-    private func choose(_ rules: ClientRegionRules, for client: ClientKey) throws(ProtocolError) {
+    private func choose(_ rules: RegionRules, for client: ClientKey) throws(ProtocolError) {
         do {
             try regions.choose(rules, for: client, at: lastFix?.time ?? clock.wall())
         } catch {
@@ -136,7 +113,7 @@ extension Daemon {
     /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
     /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
     /// The file's features, parsed and each as its text.
-    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> ([Any], [String]?) {
+    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> ([JSONValue], [String]?) {
         let fd: Int32
         if connection.uid == getuid() {
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -160,12 +137,13 @@ extension Daemon {
             }
             data = inflated
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = try? data.withUnsafeBytes({ bytes throws(JSONValue.SyntaxError) in try JSONValue(parsing: bytes) }),
+              object.object != nil else {
             throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
         }
         let texts = data.withUnsafeBytes(FeatureTexts.ofDocument)
-        if object["type"] as? String == "Feature" { return ([object], texts) }
-        guard let features = object["features"] as? [Any] else {
+        if object["type"] == "Feature" { return ([object], texts) }
+        guard let features = object["features"]?.array else {
             throw ProtocolError("badGeoJSON", "\(path): not a GeoJSON FeatureCollection or Feature")
         }
         return (features, texts)

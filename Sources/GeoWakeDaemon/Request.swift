@@ -1,25 +1,25 @@
-import Foundation
+import GeoWakeProtocol
 import GRDB
 
 /// One parsed request line and the connection it came on, with typed field access that names the field on error.
 struct Request {
-    let id: Any?
+    let id: RequestID
     let op: String
-    let fields: [String: Any]
+    var fields: [String: JSONValue]
     let connection: Connection
     /// For `monitor`: each feature's text as it came, in the order of the parsed features.
     var featureTexts: [String]?
 
+    subscript(key: String) -> JSONValue? { fields[key] }
+
     func string(_ key: String) throws(ProtocolError) -> String {
-        guard let value = fields[key] as? String else { throw .badRequest("\"\(key)\" must be a string") }
+        guard case .string(let value) = fields[key] else { throw .badRequest("\"\(key)\" must be a string") }
         return value
     }
 
+    /// A whole number below 9×10^15, so exact as the double it was read as; a boolean is not one.
     func integer(_ key: String) throws(ProtocolError) -> Int64 {
-        guard let number = jsonNumber(fields[key]), number.rounded() == number, abs(number) < 9e15 else {
-            throw .badRequest("\"\(key)\" must be an integer")
-        }
-        return Int64(number)
+        try ProtocolError.reading { () throws(RequestError) in try fields.integer(key) }
     }
 
     func client() throws(ProtocolError) -> ClientKey {
@@ -30,23 +30,22 @@ struct Request {
 
 extension Daemon {
     func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-            reply(connection, id: nil, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
+        guard let parsed = RequestLine(line) else {
+            reply(connection, id: .null, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
             return
         }
-        let id = object["id"].flatMap { $0 is NSNumber || $0 is String ? $0 : nil }
-        guard let op = object["op"] as? String else {
-            reply(connection, id: id, .failure(.badRequest("\"op\" must be a string")))
+        guard case .string(let op) = parsed.fields["op"] else {
+            reply(connection, id: parsed.id, .failure(.badRequest("\"op\" must be a string")))
             return
         }
-        var request = Request(id: id, op: op, fields: object, connection: connection)
-        if op == Operation.monitor.rawValue { request.featureTexts = FeatureTexts.ofRequest(Array(line)) }
+        var request = Request(id: parsed.id, op: op, fields: parsed.fields, connection: connection)
+        if op == Operation.monitor.rawValue { request.featureTexts = parsed.featureTexts(line) }
         guard let operation = Operation(rawValue: op) else {
-            reply(connection, id: id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
+            reply(connection, id: parsed.id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
             return
         }
         if operation != .hello && !connection.saidHello {
-            reply(connection, id: id, .failure(ProtocolError("helloRequired", "send hello first")))
+            reply(connection, id: parsed.id, .failure(ProtocolError("helloRequired", "send hello first")))
             return
         }
         if operation == .ack {
@@ -55,13 +54,13 @@ extension Daemon {
         }
         applyDeferredAcks()
         let result = Self.result { try perform(operation, request) }
-        reply(connection, id: id, result)
+        reply(connection, id: parsed.id, result)
         if operation == .register, connection.client != nil { connection.outboxMayHaveMore = true }
         if case .success = result, operation.subscribes, let client = connection.client { subscribed(client, on: connection) }
     }
 
     /// An operation's outcome as its reply: a protocol error as itself, anything else as `internal`.
-    static func result(_ body: () throws -> [String: Any]) -> Result<[String: Any], ProtocolError> {
+    static func result(_ body: () throws -> [String: JSONValue]) -> Result<[String: JSONValue], ProtocolError> {
         do {
             return .success(try body())
         } catch let error as ProtocolError {
@@ -83,10 +82,4 @@ extension Daemon {
             throw ProtocolError("internal", "the store could not be written: \(error)")
         }
     }
-}
-
-/// A JSON number that is not a boolean (Foundation hands both over as NSNumber; booleans have objCType "c").
-func jsonNumber(_ value: Any?) -> Double? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-    return number.doubleValue
 }

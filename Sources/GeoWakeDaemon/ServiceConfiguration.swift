@@ -1,14 +1,7 @@
-import Foundation
 import GeoWakeCore
+import GeoWakeProtocol
 import JSONLines
 import LocationServices
-
-/// The fix-fed services a client can start: the protocol's `startStandard`, `startSignificant`, `startVisits`.
-enum ServiceKind: String, CaseIterable, Comparable {
-    case standard, significant, visits
-
-    static func < (a: ServiceKind, b: ServiceKind) -> Bool { a.rawValue < b.rawValue }
-}
 
 /// A started service's options: the very configuration values `geowake replay` builds from its flags, checked by
 /// their own `validate()` (the one place their limits live), so a client gets what `replay` gives.
@@ -27,22 +20,15 @@ enum ServiceConfiguration: Equatable {
 
     /// The options of a start request (or of a stored row), defaults as `replay`'s; a value of the wrong type names
     /// its field, an out-of-range one gets the service's own sentence.
-    init(_ kind: ServiceKind, options: [String: Any]) throws(ProtocolError) {
-        func number(_ key: String) throws(ProtocolError) -> Double? {
-            guard let value = options[key], !(value is NSNull) else { return nil }
-            guard let number = jsonNumber(value), number.isFinite else {
-                throw .badRequest("\"\(key)\" must be a finite number")
-            }
-            return number
-        }
-        switch kind {
-        case .standard:
-            self = .standard(.init(distanceFilter: try number("distanceFilter") ?? 0, desiredAccuracy: try number("desiredAccuracy"),
-                                   minimumInterval: try number("minimumInterval")))
-        case .significant:
-            self = .significant(.init(distance: try number("distance") ?? 500, interval: try number("interval") ?? 300))
-        case .visits:
-            self = .visits(.init(radius: try number("radius") ?? 100, minimumDuration: try number("minimumDuration") ?? 300))
+    init(_ kind: ServiceKind, options: [String: JSONValue]) throws(ProtocolError) {
+        let request = try ProtocolError.reading { () throws(RequestError) in try ServiceRequest(kind, fields: options) }
+        switch request {
+        case .standard(let distanceFilter, let desiredAccuracy, let minimumInterval):
+            self = .standard(.init(distanceFilter: distanceFilter ?? 0, desiredAccuracy: desiredAccuracy, minimumInterval: minimumInterval))
+        case .significant(let distance, let interval):
+            self = .significant(.init(distance: distance ?? 500, interval: interval ?? 300))
+        case .visits(let radius, let minimumDuration):
+            self = .visits(.init(radius: radius ?? 100, minimumDuration: minimumDuration ?? 300))
         }
         do {
             switch self {

@@ -1,4 +1,3 @@
-import Foundation
 import GeoWakeCore
 import GRDB
 import GeoWakeProtocol
@@ -7,18 +6,18 @@ import GeoWakeProtocol
 extension Daemon {
     static let maximumClientsPerUID = 1000
 
-    func hello(_ request: Request) throws -> [String: Any] {
+    func hello(_ request: Request) throws -> [String: JSONValue] {
         guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
         let version = try request.integer("protocol")
         guard version == Int64(Self.protocolVersion) else {
             throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
         }
         request.connection.saidHello = true
-        return ["protocol": Self.protocolVersion, "uid": request.connection.uid]
+        return ["protocol": .integer(Self.protocolVersion), "uid": .integer(request.connection.uid)]
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
-    func unregister(_ request: Request) throws -> [String: Any] {
+    func unregister(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         try forgetBeacons(of: client)
         try storeWrite { db in
@@ -33,44 +32,18 @@ extension Daemon {
         return [:]
     }
 
-    func ack(_ request: Request) throws -> [String: Any] {
+    func ack(_ request: Request) throws -> [String: JSONValue] {
         try storeWrite(synced: false) { db in try acknowledge(request, db) }
     }
 
-    func register(_ request: Request) throws(ProtocolError) -> [String: Any] {
+    func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
-        let clientID = try request.string("client")
-        let allowed = clientID.utf8.allSatisfy { $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == 46 || $0 == 95 || $0 == 45) }
-        guard (1...255).contains(clientID.utf8.count), allowed else {
-            throw ProtocolError("invalidClientID", "client id must be 1-255 bytes of A-Z a-z 0-9 . _ -")
-        }
-        var launchJSON: String?
-        var launchArgv: [String]?
-        if let launch = request.fields["launch"] {
-            guard let argv = launch as? [String], let first = argv.first, first.hasPrefix("/"), argv.count <= 64,
-                  argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
-                throw ProtocolError("invalidLaunch", "launch must be an array of at most 64 strings, the first an absolute path")
-            }
-            launchJSON = String(decoding: try! JSONSerialization.data(withJSONObject: argv), as: UTF8.self)
-            launchArgv = argv
-        }
-        var optionsJSON: String?
-        var optionsObject: [String: Any]?
-        if let options = request.fields["options"] {
-            guard let object = options as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-                  data.count <= 65536 else {
-                throw ProtocolError.badRequest("\"options\" must be an object of at most 64 KiB")
-            }
-            optionsJSON = String(decoding: data, as: UTF8.self)
-            optionsObject = object
-        }
-        var launchedFor: LaunchReason?
-        if let value = request.fields["launchReason"] {
-            guard let reason = value as? String, !reason.isEmpty, reason.utf8.count <= 64 else {
-                throw ProtocolError.badRequest("\"launchReason\" must be the launch reason the process was started with")
-            }
-            launchedFor = LaunchReason(rawValue: reason)
-        }
+        let registration = try ProtocolError.reading { () throws(RequestError) in try RegisterRequest(fields: request.fields) }
+        let clientID = registration.client
+        let launchedFor = registration.launchReason
+        // Stored as given, for the launcher and for `status`.
+        let launchJSON = registration.launch.map { String(decoding: JSONValue.array($0.map(JSONValue.string)).line, as: UTF8.self) }
+        let optionsJSON = registration.options.map { String(decoding: JSONValue.object($0).line, as: UTF8.self) }
         let key = ClientKey(uid: request.connection.uid, clientID: clientID)
         if let registered = connection(for: key) {
             // What the registered connection sent before this request (its acks above all) is taken first: the
@@ -88,8 +61,8 @@ extension Daemon {
             // not yet connected) is ended too: the user's process is the client now, not a second one beside it.
             _ = activation.takeOver(key)
         }
-        try activation.registering(key, gid: request.connection.gid, launch: launchArgv, options: optionsObject)
-        let result: [String: Any] = try storeWrite { db in
+        try activation.registering(key, gid: request.connection.gid, launch: registration.launch, options: registration.options)
+        let result: [String: JSONValue] = try storeWrite { db in
             let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
                                             arguments: [key.uid, key.clientID])
             if let existing {
@@ -108,8 +81,8 @@ extension Daemon {
                 try db.cachedStatement(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)").execute(
                                arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
             }
-            return ["client": clientID, "created": existing == nil, "pending": try store.pendingCount(db, key),
-                    "lastSeq": existing.map { $0["lastSeq"] as Int64 } ?? 0, "epoch": store.epoch]
+            return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try store.pendingCount(db, key)),
+                    "lastSeq": .integer(existing.map { $0["lastSeq"] as Int64 } ?? 0), "epoch": .integer(store.epoch)]
         }
         request.connection.client = key
         request.connection.deliveredThrough = 0

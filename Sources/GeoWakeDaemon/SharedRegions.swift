@@ -1,6 +1,7 @@
 import Foundation
 import GeoWakeCore
 import Geofencing
+import GeoWakeProtocol
 import RegionIndex
 import Regions
 
@@ -23,13 +24,13 @@ struct SharedRegions {
 
     typealias Change = RegionGroup.Change
 
-    let defaults: RegionRules
-    private(set) var groups: [RegionRules: RegionGroup] = [:]
+    let defaults: RegionMonitorConfiguration
+    private(set) var groups: [RegionMonitorConfiguration: RegionGroup] = [:]
     private var handles: [ClientKey: [String: RegionHandle]] = [:]
-    private var chosen: [ClientKey: ClientRegionRules] = [:]
+    private var chosen: [ClientKey: RegionRules] = [:]
 
-    init(defaults: RegionRules = RegionRules()) throws(ProtocolError) {
-        _ = try defaults.configuration()
+    init(defaults: RegionMonitorConfiguration = RegionMonitorConfiguration()) throws(ProtocolError) {
+        _ = try defaults.validated()
         self.defaults = defaults
     }
 
@@ -47,16 +48,16 @@ struct SharedRegions {
     }
 
     /// The rules a client's regions follow: its own choice over the daemon's defaults.
-    func rules(of owner: ClientKey) -> RegionRules { chosen[owner]?.resolved(over: defaults) ?? defaults }
+    func rules(of owner: ClientKey) -> RegionMonitorConfiguration { chosen[owner]?.resolved(over: defaults) ?? defaults }
 
     /// The earliest instant a debounced change or a dwell falls due in any group.
     var nextDeadline: Timestamp? { groups.values.compactMap(\.monitor.nextDeadline).min() }
 
     /// Sets a client's rules; its regions move to the group of the new rules keeping their states (a pending
     /// debounced change is dropped: the new rules decide it afresh at the next fix). No event is produced.
-    mutating func choose(_ choice: ClientRegionRules, for owner: ClientKey, at now: Timestamp) throws {
+    mutating func choose(_ choice: RegionRules, for owner: ClientKey, at now: Timestamp) throws {
         let old = rules(of: owner)
-        chosen[owner] = choice == ClientRegionRules() ? nil : choice
+        chosen[owner] = choice == RegionRules() ? nil : choice
         let new = rules(of: owner)
         // Groups are taken out of the dictionary while they change, so that no copy of an index is made.
         guard new != old, let owned = handles[owner], !owned.isEmpty, var source = groups.removeValue(forKey: old) else { return }
@@ -75,7 +76,7 @@ struct SharedRegions {
 
     /// Puts back every stored region at a start, each rule group's regions loaded and indexed once; call before
     /// anything is added.
-    mutating func restore(_ stored: [RegionRules: StoredRegions]) throws {
+    mutating func restore(_ stored: [RegionMonitorConfiguration: StoredRegions]) throws {
         for (rules, regions) in stored {
             let group = try RegionGroup(rules: rules, restoring: regions)
             for (handle, entry) in group.entries { handles[entry.owner, default: [:]][entry.regionID] = handle }

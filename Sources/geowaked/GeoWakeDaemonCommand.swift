@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoWakeDaemon
+import Geofencing
 import Foundation
 import Logging
 
@@ -90,7 +91,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
                                 live: live, baudRate: baud,
                                 health: SourceHealth.Limits(noFixAfter: noFixAfter, poorAccuracy: poorAccuracy),
                                 limits: DaemonLimits(maximumPendingEvents: maxPending),
-                                regionRules: RegionRules(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
+                                regionRules: RegionMonitorConfiguration(hysteresis: hysteresis, debounce: debounce, accuracyGating: accuracyGating),
                                 beaconSource: beaconSource, beaconExitTimeout: beaconExitTimeout, restartTrace: restartTrace)
         } catch let error as ValidationError {
             throw error

@@ -115,11 +115,16 @@ final class RawClient {
 
     /// The next line as an object, nil at end of stream or timeout.
     func receive() -> [String: Any]? {
+        receiveLine().flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The next line as the daemon wrote it, without its newline; nil at end of stream or timeout.
+    func receiveLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
                 buffer.removeFirst(newline + 1)
-                return try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+                return String(decoding: line, as: UTF8.self)
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

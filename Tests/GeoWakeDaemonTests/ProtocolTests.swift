@@ -71,6 +71,25 @@ import Testing
         #expect(errorCode(try good.request("register", ["client": "again"])) == "alreadyRegistered")
     }
 
+    @Test func idsAreEchoedAsSentAndBooleansAndFractionsAreNotIntegers() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(source: nil, options: [])
+        let client = try RawClient(daemon.socket)
+        try client.hello()
+        for id in ["1e3", "12345678901234567890", "-0.5", #""a\/b""#] {
+            client.sendRaw(Array(#"{"id":\#(id),"op":"status"}"#.utf8) + [10])
+            let reply = try #require(client.receiveLine())
+            #expect(reply.hasPrefix(#"{"id":\#(id),"ok":true,"result":{"#), "\(reply)")
+        }
+        client.sendRaw(Array(#"{"id":true,"op":"fly"}"#.utf8) + [10])
+        #expect(try #require(client.receiveLine()).hasPrefix(#"{"id":null,"error":{"code":"unknownOp""#))
+        #expect(errorCode(try client.request("register", ["client": "org.example.typed"])) == nil)
+        #expect(errorCode(try client.request("ack", ["seq": true])) == "badRequest")
+        #expect(errorCode(try client.request("ack", ["seq": 1.5])) == "badRequest")
+        #expect(errorCode(try client.request("startStandard", ["distanceFilter": false])) == "badRequest")
+        #expect(errorCode(try client.request("monitor", ["features": [], "accuracyGating": 1])) == "badRequest")
+    }
+
     @Test func anOversizedLineIsRefusedAndClosedWhileAnotherClientIsServed() throws {
         let daemon = DaemonProcess()
         try daemon.start()

@@ -71,12 +71,12 @@ import Testing
 
     @Test func aRelativeRelaunchPathIsSentAbsoluteAsTheDaemonRequires() {
         let relative = Relaunch.executable("Package.swift").launch
-        guard case .array(let argv)? = relative, case .string(let path)? = argv.first else {
+        guard let path = relative?.first else {
             Issue.record("no launch array: \(String(describing: relative))")
             return
         }
         #expect(path.hasPrefix("/") && path.hasSuffix("/Package.swift"))
-        #expect(Relaunch.executable("/usr/bin/env").launch == .array([.string("/usr/bin/env")]))
+        #expect(Relaunch.executable("/usr/bin/env").launch == ["/usr/bin/env"])
     }
 
     @Test func theSocketOverrideWins() {

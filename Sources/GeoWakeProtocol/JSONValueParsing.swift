@@ -1,23 +1,36 @@
 import JSONText
 
 extension JSONValue {
-    /// One line of the protocol: a JSON object without a newline. Read straight into values: through
-    /// `JSONSerialization` and casts of its Foundation objects, each event took about 0.4 ms of CPU on its way
-    /// to the handler.
-    public init(line: [UInt8]) throws(GeoWakeError) {
-        do {
-            self = try line.withUnsafeBytes { bytes in
-                var scanner = JSONScanner(bytes)
-                let value = try JSONValue(&scanner, depth: 1)
-                guard scanner.atEnd() else { throw scanner.error("text after the value") }
-                return value
-            }
+    /// Why a text is not one JSON value: the byte offset and what was wrong there.
+    public struct SyntaxError: Error, Equatable, Sendable {
+        public var offset: Int
+        public var message: String
+    }
+
+    /// One JSON value that is the whole of `text`, read straight into values with the JSONText scanner: through
+    /// `JSONSerialization` and casts of its Foundation objects, each event took about 0.4 ms of CPU on its way to
+    /// the handler. Arrays and objects nest at most 512 deep (docs/protocol.md, "Limits").
+    public init(parsing text: UnsafeRawBufferPointer) throws(SyntaxError) {
+        var scanner = JSONScanner(text)
+        do throws(JSONSyntaxError) {
+            self = try JSONValue(&scanner, depth: 1)
+            guard scanner.atEnd() else { throw scanner.error("text after the value") }
         } catch {
-            throw .malformedReply(String(decoding: line.prefix(200), as: UTF8.self))
+            throw SyntaxError(offset: error.offset, message: error.message)
         }
     }
 
-    private init(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
+    /// The JSON value that is the whole of `text` (a stored one, say).
+    public init(parsing text: String) throws(SyntaxError) {
+        var text = text
+        let parsed = text.withUTF8 { bytes in
+            Result { () throws(SyntaxError) in try JSONValue(parsing: UnsafeRawBufferPointer(bytes)) }
+        }
+        self = try parsed.get()
+    }
+
+    /// The value at the scanner, `depth` counting the arrays and objects it sits in, itself included.
+    package init(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
         guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
         switch scanner.peek() {
         case UInt8(ascii: "{"):

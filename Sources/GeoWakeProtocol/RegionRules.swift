@@ -1,6 +1,7 @@
-/// How the daemon decides this client's region states: `geowake replay`'s options of the same names. A nil field
-/// follows `geowaked`'s own flag. They apply to all the client's regions and are kept across daemon restarts.
-public struct RegionRules: Sendable, Equatable {
+/// How the daemon decides a client's region states: `geowake replay`'s options of the same names, sent with
+/// `monitor`. A nil field follows `geowaked`'s own flag. They apply to all the client's regions and are kept across
+/// daemon restarts. One type for the library that sends them and the daemon that reads and stores them.
+public struct RegionRules: Sendable, Hashable {
     /// Metres an exit needs the fix outside the boundary (0–100,000).
     public var hysteresis: Double?
     /// Seconds a change must hold before it is reported (0–86,400).
@@ -18,17 +19,22 @@ public struct RegionRules: Sendable, Equatable {
         self.segmentCrossing = segmentCrossing
     }
 
+    static let names = ["hysteresis", "debounce", "accuracyGating", "segmentCrossing"]
+
     /// The `monitor` fields that set them; null hands a field back to the daemon's flag.
-    var fields: [String: JSONValue] {
+    public var fields: [String: JSONValue] {
         ["hysteresis": hysteresis.map(JSONValue.number) ?? .null, "debounce": debounce.map(JSONValue.number) ?? .null,
          "accuracyGating": accuracyGating.map(JSONValue.bool) ?? .null,
          "segmentCrossing": segmentCrossing.map(JSONValue.bool) ?? .null]
     }
-}
 
-extension LocationManager {
-    /// Sets the rules of all this client's regions, those already monitored included; their states are kept.
-    public func setRegionRules(_ rules: RegionRules) async throws {
-        _ = try await request("monitor", rules.fields.merging(["features": .array([])]) { a, _ in a })
+    /// The rules a `monitor` request gives, nil when it names none of the fields (it keeps the client's rules then).
+    /// The ranges are the region monitor's to check.
+    public init?(monitor fields: [String: JSONValue]) throws(RequestError) {
+        guard Self.names.contains(where: { fields[$0] != nil }) else { return nil }
+        hysteresis = try fields.number("hysteresis", "a number of metres")
+        debounce = try fields.number("debounce", "a number of seconds")
+        accuracyGating = try fields.flag("accuracyGating")
+        segmentCrossing = try fields.flag("segmentCrossing")
     }
 }

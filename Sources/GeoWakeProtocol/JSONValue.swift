@@ -34,6 +34,9 @@ public enum JSONValue: Hashable, Sendable {
     public var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     /// The members, when this is an object.
     public var object: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+
+    /// An integer as a number: exact up to 2^53, far beyond any count, sequence number or pid.
+    public static func integer(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,

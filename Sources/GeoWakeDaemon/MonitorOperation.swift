@@ -1,0 +1,116 @@
+import Beacons
+import GeoWakeProtocol
+
+/// A `monitor` request's features, each with its text as the client sent it: the text is what is stored and loaded.
+struct MonitorFeatures {
+    var features: [JSONValue] = []
+    var texts: [String] = []
+
+    mutating func append(_ feature: JSONValue, _ text: String) {
+        features.append(feature)
+        texts.append(text)
+    }
+}
+
+/// `monitor`: its beacon regions are monitored here, its geographic ones by `monitorRegions`; a feature the client
+/// monitors already, unchanged, is kept as it is.
+extension Daemon {
+    func monitor(_ request: Request) throws -> [String: JSONValue] {
+        let client = try request.client()
+        let rules = try RegionRules(request: request.fields)
+        let monitor = try ProtocolError.reading { () throws(RequestError) in try MonitorRequest(fields: request.fields) }
+        let given = try features(of: monitor, request)
+        let new = try withoutUnchanged(given, of: client)
+        var result: [String: JSONValue] = ["added": .integer(try monitorNew(new, rules: rules, of: client))]
+        let unchanged = given.features.count - new.features.count
+        if unchanged > 0 { result["unchanged"] = .integer(unchanged) }
+        return result
+    }
+
+    /// The features inline, their texts cut from the request line, or read from the file.
+    private func features(of monitor: MonitorRequest, _ request: Request) throws(ProtocolError) -> MonitorFeatures {
+        let features: [JSONValue], texts: [String]?
+        switch monitor.regions {
+        case .features(let inline): (features, texts) = (inline, request.featureTexts)
+        case .file(let path): (features, texts) = try readFeatures(path, for: request.connection)
+        }
+        // The texts are cut from the bytes the features were parsed from, so there is one for each.
+        guard let texts, texts.count == features.count else {
+            throw ProtocolError("badGeoJSON", "the features could not be read as sent")
+        }
+        return MonitorFeatures(features: features, texts: texts)
+    }
+
+    /// Without the features identical to a region the client monitors already (a relaunched subscriber monitoring
+    /// its regions again): those keep their states and are only counted.
+    private func withoutUnchanged(_ given: MonitorFeatures, of client: ClientKey) throws -> MonitorFeatures {
+        var kept = MonitorFeatures()
+        for (feature, text) in zip(given.features, given.texts) {
+            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text, feature) { continue }
+            kept.append(feature, text)
+        }
+        return kept
+    }
+
+    /// Whether a stored feature text and a new feature are the same GeoJSON: the same text, or the same JSON value
+    /// (clients need not write keys in one order).
+    private static func same(_ stored: String, _ text: String, _ feature: JSONValue) -> Bool {
+        stored == text || (try? JSONValue(parsing: stored)) == feature
+    }
+
+    /// The text a monitored region was given with, nil for an id the client does not monitor.
+    private func storedFeature(of client: ClientKey, _ id: String) throws -> String? {
+        if let monitored = beacons.subscriptions.region(client, id) { return monitored.feature }
+        guard regions.entry(client, id) != nil else { return nil }
+        return try store.read { db in
+            try String.fetchOne(db, sql: "SELECT feature FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
+                                arguments: [client.uid, client.clientID, id])
+        }
+    }
+
+    /// Adds the new regions, all or none; how many.
+    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey) throws -> Int {
+        var beaconRegions: [(region: BeaconRegion, feature: String)] = []
+        var geographic = MonitorFeatures()
+        for (index, (feature, text)) in zip(new.features, new.texts).enumerated() {
+            let region: BeaconRegion?
+            do {
+                region = try BeaconRegionFile.beaconRegion(feature)
+            } catch {
+                throw ProtocolError("badGeoJSON", "feature \(index + 1): \(error.description)")
+            }
+            if let region { beaconRegions.append((region, text)) } else { geographic.append(feature, text) }
+        }
+        guard regions.count(of: client) + beacons.subscriptions.count(of: client) + new.features.count <= Self.maximumRegionsPerClient else {
+            throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
+        }
+        var seen: Set<String> = []
+        for id in beaconRegions.map(\.region.id) + geographic.features.compactMap(Self.featureID) {
+            try Self.checkRegionID(id)
+            if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
+                throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
+            }
+        }
+        // The rules go with the geographic part; `features: []` only sets them.
+        let added = try monitorRegions(geographic, rules: rules, of: client)
+        guard !beaconRegions.isEmpty else { return added }
+        for entry in beaconRegions {
+            beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
+        }
+        do {
+            try storeWrite { db in
+                for entry in beaconRegions {
+                    try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
+                }
+            }
+        } catch {
+            for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
+            throw error
+        }
+        return added + beaconRegions.count
+    }
+
+    private static func featureID(_ feature: JSONValue) -> String? {
+        feature["id"]?.string ?? feature["properties"]?["id"]?.string
+    }
+}
