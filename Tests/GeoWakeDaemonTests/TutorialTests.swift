@@ -38,11 +38,7 @@ import TestSupport
 
         let first = try user.terminal(["geowake-example"])
         #expect(first.waitForLine(30, draining: [daemon]) { $0.hasPrefix("#1 ") } != nil, "no first line: \(first.lines)")
-        // The ack goes out as the loop body returns, just after the line: Ctrl-C before it reaches the daemon would
-        // (rightly) have #1 delivered again to the next instance. The user here interrupts once it was confirmed.
-        #expect(user.eventually(10, draining: [daemon, first]) { (try? user.clients().first?["pending"] as? Int) == 0 },
-                "the first event was not acknowledged: \((try? user.clients()) ?? [])")
-        first.typeControlC()
+        user.controlCOnceAcknowledged(first, draining: daemon)
         let interrupted = try #require(first.waitForExit(10), "Ctrl-C did not stop the example")
         #expect(interrupted & 0x7f == SIGINT, "the example did not end by SIGINT: status \(interrupted)")
         #expect(Self.same(first.lines, Self.drive.prefix(1)), "first run: \(first.lines)")
@@ -63,7 +59,7 @@ import TestSupport
         #expect(second.waitForLine(150, draining: [daemon]) { $0.contains("receiver ended") } != nil, "the drive did not end: \(second.lines)")
         #expect(Self.same(second.lines, Self.drive[2...]), "started again by hand: \(second.lines)")
         if let backgroundPID { #expect(kill(pid_t(backgroundPID), 0) != 0, "the background instance was not ended") }
-        second.typeControlC()
+        user.controlCOnceAcknowledged(second, draining: daemon)
         #expect(second.waitForExit(10) != nil)
 
         let third = try user.terminal(["geowake-example"])
@@ -153,6 +149,15 @@ final class TutorialUser {
     func clients() throws -> [[String: Any]] { try geowake(["clients"]) }
 
     /// Polls `condition` every 200 ms for up to `seconds`, reading the terminals in `draining` meanwhile.
+    /// Ctrl-C once the daemon holds no event of the example unacknowledged. The ack goes out as the loop body
+    /// returns, just after its line: a Ctrl-C before it reaches the daemon would (rightly) have that event delivered
+    /// again to the next instance, and the lines the test expects are those of a user who interrupts after it.
+    func controlCOnceAcknowledged(_ terminal: TerminalProcess, draining daemon: TerminalProcess) {
+        #expect(eventually(10, draining: [daemon, terminal]) { (try? clients().first?["pending"] as? Int) == 0 },
+                "events left unacknowledged: \((try? clients()) ?? [])")
+        terminal.typeControlC()
+    }
+
     func eventually(_ seconds: Double, draining: [TerminalProcess], _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
