@@ -288,7 +288,7 @@ def register(geowaked, trace, directory):
     try:
         while True:
             try:
-                Client(path).start("bench.register.probe")
+                Client(path).start("bench.register.0000")
                 break
             except OSError:
                 time.sleep(0.01)
