@@ -1,12 +1,13 @@
 import GeoWakeCore
 import JSONLines
 
-/// Publishes devices' fixes onto `geowake.fix.DEVICE`, each with a `Nats-Msg-Id` of device and position, so
-/// that a window published again after a failure is stored once. Windows are acknowledged before the next
+/// Publishes devices' fixes onto `geowake.fix.DEVICE`, one fix or a batch of one device's consecutive fixes per
+/// message (fix lines), each message with a `Nats-Msg-Id` of device and positions, so that a window published
+/// again after a failure is stored once. Windows are acknowledged before the next
 /// one starts: a failure re-sends only the current window.
 public final class FleetPublisher {
     private let connection: NATSConnection
-    private var window: [(subject: String, id: String, payload: [UInt8])] = []
+    private var window: [(subject: String, id: String, payload: [UInt8], fixes: Int)] = []
     /// The connection's failure count when the window's first message was published: a failure counted
     /// after it belongs to this window, even one counted before `flush` is called.
     private var failuresBeforeWindow = 0
@@ -14,6 +15,7 @@ public final class FleetPublisher {
     public let windowSize: Int
     /// How long a window may go unacknowledged before `flush` gives up.
     public let giveUpAfterMilliseconds: Int
+    /// Fixes stored, and fixes sent again.
     public private(set) var published = 0
     public private(set) var resent = 0
 
@@ -25,14 +27,29 @@ public final class FleetPublisher {
 
     /// `position` is the fix's place in the device's input (0, 1, …): the de-duplication id is `DEVICE:POSITION`.
     public func publish(_ fix: Fix, device: String, position: Int) throws {
-        writer.removeAll()
-        DevicePayload.fixLine(fix, into: &writer)
-        try publish(payload: writer.bytes, subject: FleetLayout.fixSubject(device: device), id: "\(device):\(position)")
+        try publish(CollectionOfOne(fix), device: device, firstPosition: position)
     }
 
-    public func publish(payload: [UInt8], subject: String, id: String) throws {
+    /// Consecutive fixes of one device as one message, a fix line each, the first at `firstPosition` in the
+    /// device's input: the id is `DEVICE:FIRST-LAST` (`DEVICE:POSITION` for one fix).
+    public func publish(_ fixes: some Collection<Fix>, device: String, firstPosition: Int) throws {
+        guard !fixes.isEmpty else { return }
+        var payload: [UInt8] = []
+        for fix in fixes {
+            if !payload.isEmpty { payload.append(UInt8(ascii: "\n")) }
+            writer.removeAll()
+            DevicePayload.fixLine(fix, into: &writer)
+            payload.append(contentsOf: writer.bytes)
+        }
+        let last = firstPosition + fixes.count - 1
+        let id = fixes.count == 1 ? "\(device):\(firstPosition)" : "\(device):\(firstPosition)-\(last)"
+        try publish(payload: payload, subject: FleetLayout.fixSubject(device: device), id: id, fixes: fixes.count)
+    }
+
+    /// A payload as it is; `fixes` counts toward `published`.
+    public func publish(payload: [UInt8], subject: String, id: String, fixes: Int = 1) throws {
         if window.isEmpty { failuresBeforeWindow = connection.failureCount }
-        window.append((subject, id, payload))
+        window.append((subject, id, payload, fixes))
         try payload.withUnsafeBytes { try connection.publishAsync(subject, $0, messageID: id) }
         if window.count >= windowSize { try flush() }
     }
@@ -45,7 +62,7 @@ public final class FleetPublisher {
         var waited = 0
         while true {
             if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresBeforeWindow) {
-                published += window.count
+                published += window.reduce(0) { $0 + $1.fixes }
                 window.removeAll(keepingCapacity: true)
                 return
             }
@@ -54,7 +71,7 @@ public final class FleetPublisher {
             }
             usleepMilliseconds(500)
             waited += 10_500
-            resent += window.count
+            resent += window.reduce(0) { $0 + $1.fixes }
             failuresBeforeWindow = connection.failureCount
             for message in window {
                 try message.payload.withUnsafeBytes { try connection.publishAsync(message.subject, $0, messageID: message.id) }

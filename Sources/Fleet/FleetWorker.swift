@@ -53,6 +53,8 @@ public final class FleetWorker {
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
     private var address = EventAddress()
+    /// The largest events body sent as one message: the server's `max_payload` less room for the headers.
+    private let eventsLimit: Int
     public private(set) var statistics = WorkerStatistics()
 
     /// `servers` are the cluster's, for the leases' own connection.
@@ -66,6 +68,7 @@ public final class FleetWorker {
         regionSets = try RegionSets(connection, replicas: options.layout.replicas)
         assignments = try FleetAssignments.bucket(connection, replicas: options.layout.replicas)
         failuresSeen = connection.failureCount
+        eventsLimit = max(4096, connection.maxPayload - 4096)
     }
 
     /// Runs until `stop` says so, then checkpoints and hands its partitions back. A NATS failure (a node
@@ -177,12 +180,15 @@ public final class FleetWorker {
             while batch < options.timing.readPerRound, WorkerStatistics.now() - roundStart < 100_000_000 {
                 let fetchStart = WorkerStatistics.now()
                 var applied: Int64 = 0
-                let count = try part.subscription.read(batch: options.timing.fetchBatch, timeoutMilliseconds: 1) { message in
+                let fixesBefore = part.state.counts.fixes
+                let count = try part.subscription.read(batch: options.timing.fetchBatch, maxBytes: options.timing.fetchBytes,
+                                                       timeoutMilliseconds: 1) { message in
                     let applyStart = WorkerStatistics.now()
                     try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
                                          sources: sources, emit: publish)
                     applied += WorkerStatistics.now() - applyStart
                 }
+                statistics.fixes += part.state.counts.fixes - fixesBefore
                 guard count > 0 else { break }
                 let end = WorkerStatistics.now()
                 // What the batch took beyond applying its messages is NATS's: the fetch, the acknowledgement;
@@ -212,17 +218,22 @@ public final class FleetWorker {
         }, assignments: { [assignments] revision in try FleetAssignments.read(assignments, revision: revision) })
     }
 
-    private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
+    /// One events message for what one input message gave a device (more, should its events outgrow a message).
+    private func publish(device: String, sequence: UInt64, lines: EventLines) throws {
         let start = WorkerStatistics.now()
         defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
-        statistics.events += 1
+        statistics.events += lines.count
         // Once a publish has failed (or the connection dropped, losing what was in flight), publishing later
         // events only widens the gap a re-send then fills out of order: stop, and go back to the checkpoints.
         guard connection.failureCount == failuresSeen else {
             throw FleetError("an event publish failed or the connection dropped; re-processing from the checkpoints")
         }
-        try address.with(device: device, sequence: sequence, index: index) { subject, id in
-            try line.withUnsafeBytes { bytes in try connection.publishAsync(subject: subject, bytes, messageID: id) }
+        try lines.bytes.withUnsafeBytes { body in
+            for (part, range) in lines.parts(limit: eventsLimit).enumerated() {
+                try address.with(device: device, sequence: sequence, part: part) { subject, id in
+                    try connection.publishAsync(subject: subject, UnsafeRawBufferPointer(rebasing: body[range]), messageID: id)
+                }
+            }
         }
     }
 

@@ -51,13 +51,18 @@ final class PartitionSubscription {
         var payload: UnsafeRawBufferPointer
     }
 
-    /// Fetches up to `batch` messages, waiting at most `timeoutMilliseconds` for the first, hands each to
-    /// `body` in stream order where the library received it (no copy), then acknowledges the batch by its
-    /// last message (the consumer acknowledges all before it). Returns how many there were.
-    func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
+    /// Fetches up to `batch` messages or `maxBytes` bytes (a batch of single fixes is small, one of batched
+    /// fixes is not), waiting at most `timeoutMilliseconds` for the first, hands each to `body` in stream order
+    /// where the library received it (no copy), then acknowledges the batch by its last message (the consumer
+    /// acknowledges all before it). Returns how many there were.
+    func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
-        var code = jsErrCode(0)
-        let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeoutMilliseconds, &code)
+        var request = jsFetchRequest()
+        jsFetchRequest_Init(&request)
+        request.Batch = Int32(batch)
+        request.MaxBytes = Int64(maxBytes)
+        request.Expires = timeoutMilliseconds * 1_000_000
+        let status = natsSubscription_FetchRequest(&list, subscription, &request)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
         defer { natsMsgList_Destroy(&list) }
