@@ -99,9 +99,9 @@ public final class FleetWorker {
                 if t >= earliestCheckpoint, t >= nextCheckpoint
                     || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
                     let start = now()
-                    try checkpointAll()
+                    // A round with nothing to write is no work: it must not keep an idle worker from exiting.
+                    if try checkpointAll() { lastWork = max(lastWork, WorkerStatistics.now()) }
                     let end = now()
-                    lastWork = max(lastWork, WorkerStatistics.now())
                     let timing = options.timing
                     earliestCheckpoint = start + min(timing.checkpointIntervalLimit, (end - start) * timing.checkpointCostFactor)
                     nextCheckpoint = max(start + timing.checkpointInterval, earliestCheckpoint)
@@ -239,8 +239,10 @@ public final class FleetWorker {
 
     /// Waits for every event to be acknowledged, then writes each changed partition's checkpoint, by
     /// compare-and-set so that a worker that lost a partition cannot overwrite its new owner's state.
-    private func checkpointAll() throws {
-        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return }
+    /// Returns whether there was anything to write.
+    @discardableResult
+    private func checkpointAll() throws -> Bool {
+        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return false }
         let start = WorkerStatistics.now()
         defer { statistics.busyNanoseconds += WorkerStatistics.now() - start }
         let acknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
@@ -249,7 +251,7 @@ public final class FleetWorker {
             failuresSeen = connection.failureCount
             log("some events were not acknowledged; re-processing every partition from its checkpoint")
             try restartFromCheckpoints()
-            return
+            return true
         }
         for partition in owned.keys.sorted() {
             guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
@@ -270,6 +272,7 @@ public final class FleetWorker {
             owned[partition] = part
             log("partition \(partition) checkpointed at sequence \(part.state.sequence): \(part.state.counts.summary)")
         }
+        return true
     }
 
     private func now() -> Int64 {
