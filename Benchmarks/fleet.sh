@@ -59,7 +59,18 @@ run() {
       --exit-when-idle 15 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
     pids+=($!)
   done
-  wait "${pids[@]}"
+  # Binaries before 138fe26 never left on --exit-when-idle when their checkpoints were fast (an empty checkpoint
+  # round counted as work): once every worker's log has been silent for 30 s, their input is done; SIGTERM
+  # (to the worker itself, not its `time`) ends them with their summary.
+  while kill -0 "${pids[@]}" 2>/dev/null; do
+    sleep 2
+    local newest=$(stat -c %Y "$W"/w*.log | sort -n | tail -1)
+    if [ $(( $(date +%s) - newest )) -gt 30 ]; then
+      for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; done
+      break
+    fi
+  done
+  wait "${pids[@]}" || true
   "$G" fleet events --durable bench --idle-exit 3 "${F[@]}" > "$W/events.txt" 2>/dev/null
   "$G" replay --regions "$regions" "$W/trace.nmea" > "$W/expected.txt" 2>/dev/null
   python3 - "$W" "$k" "$devices" > "$W/line.json" <<'END'

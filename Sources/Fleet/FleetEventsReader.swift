@@ -5,6 +5,10 @@ import CNATS
 /// (a reader killed mid-batch) comes again after the acknowledgement wait.
 public final class FleetEventsReader {
     private let subscription: OpaquePointer
+    /// Held so that the connection (and its JetStream context) outlives the subscription made on it: Swift may
+    /// end a caller's last reference to the connection before the reader's, and libnats aborts (SIGABRT in
+    /// `natsMutex_Lock`) when an object it locks was freed.
+    private let connection: NATSConnection
 
     /// One events message: what one input message gave one device.
     public struct Message {
@@ -29,6 +33,7 @@ public final class FleetEventsReader {
         }
         try check(status, "subscribing to \(subject) as \(durable)")
         self.subscription = subscription!
+        self.connection = connection
     }
 
     deinit {

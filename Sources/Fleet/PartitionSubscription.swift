@@ -10,6 +10,8 @@ import CNATS
 final class PartitionSubscription {
     let partition: Int
     private let subscription: OpaquePointer
+    /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
+    private let connection: NATSConnection
     /// Payload bytes per message in the last fetch.
     private var averageBytes = 1
 
@@ -17,6 +19,7 @@ final class PartitionSubscription {
 
     init(_ connection: NATSConnection, partition: Int, from sequence: UInt64) throws(NATSError) {
         self.partition = partition
+        self.connection = connection
         let durable = Self.durableName(partition)
         var code = jsErrCode(0)
         let deleted = js_DeleteConsumer(connection.jetStream, FleetLayout.fixesStream, durable, nil, &code)

@@ -95,9 +95,7 @@ import TestSupport
     @Test("Through a real worker: a device publishing 25 fixes a message gets the events of a device publishing one per message, which are replay's, in fewer events messages")
     func batchedThroughAWorker() async throws {
         let directory = TemporaryDirectory()
-        let (cluster, worker) = try await FleetInputTests.fleet(directory)
-        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
-        let publisher = FleetPublisher(connection)
+        let (cluster, worker, publisher) = try await FleetInputTests.fleetAndPublisher(directory)
         let fixes = try PartitionStateTests.fixes()
         for (position, fix) in fixes.enumerated() { try publisher.publish(fix, device: "single", position: position) }
         for start in stride(from: 0, to: fixes.count, by: 25) {

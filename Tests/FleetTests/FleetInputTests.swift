@@ -18,6 +18,12 @@ import TestSupport
         return (cluster, try FleetRun.worker("w1", cluster: cluster, log: directory.file("w1.log")))
     }
 
+    /// `fleet`, and a publisher of the test's own on the cluster.
+    static func fleetAndPublisher(_ directory: TemporaryDirectory) async throws -> (NATSCluster, ChildProcess, FleetPublisher) {
+        let (cluster, worker) = try await fleet(directory)
+        return (cluster, worker, FleetPublisher(try NATSConnection(servers: [cluster.servers], name: "test")))
+    }
+
     /// OwnTracks' numbers for a fix, written in Swift's shortest exact form (a phone writes fewer digits).
     static func ownTracks(_ fix: Fix) -> String {
         var text = #"{"_type":"location","tid":"ph","lat":\#(fix.coordinate.latitude),"lon":\#(fix.coordinate.longitude)"#
@@ -43,9 +49,7 @@ import TestSupport
     @Test("Malformed payloads (alone and inside a batch), fixes without time, out-of-order fixes and unknown subjects are counted and named in the worker's log; the worker lives and the devices beside them get replay's events")
     func badInputIsCountedNotFatal() async throws {
         let directory = TemporaryDirectory()
-        let (cluster, worker) = try await Self.fleet(directory)
-        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
-        let publisher = FleetPublisher(connection)
+        let (cluster, worker, publisher) = try await Self.fleetAndPublisher(directory)
         let bad = FleetLayout.fixSubject(device: "bad")
         let late = #"{"time":"2024-06-03T23:59:00.000Z","lat":10.5,"lon":10.4}"#
         let early = #"{"time":"2024-06-03T23:58:00.000Z","lat":10.5,"lon":10.4}"#
