@@ -4,10 +4,12 @@ import JSONLines
 /// Publishes devices' fixes onto `geowake.fix.DEVICE`, one fix or a batch of one device's consecutive fixes per
 /// message (fix lines), each message with a `Nats-Msg-Id` of device and positions, so that a window published
 /// again after a failure is stored once. Windows are acknowledged before the next
-/// one starts: a failure re-sends only the current window.
+/// one starts: a failure re-sends only the current window. A window holds at most one message per device, so
+/// that a re-sent window cannot store a device's lost message after a later one of its own.
 public final class FleetPublisher {
     private let connection: NATSConnection
     private var window: [(subject: String, id: String, payload: [UInt8], fixes: Int)] = []
+    private var subjectsInWindow: Set<String> = []
     /// The connection's failure count when the window's first message was published: a failure counted
     /// after it belongs to this window, even one counted before `flush` is called.
     private var failuresBeforeWindow = 0
@@ -48,7 +50,12 @@ public final class FleetPublisher {
 
     /// A payload as it is; `fixes` counts toward `published`.
     public func publish(payload: [UInt8], subject: String, id: String, fixes: Int = 1) throws {
+        // One message per subject in a window: a window re-sent after a loss stores the lost message after
+        // the stored ones, which must not be a later message of the same device (its fixes would be out of
+        // order: the node-kill test lost a device's events this way when a paced publisher ran behind).
+        if subjectsInWindow.contains(subject) { try flush() }
         if window.isEmpty { failuresBeforeWindow = connection.failureCount }
+        subjectsInWindow.insert(subject)
         window.append((subject, id, payload, fixes))
         try payload.withUnsafeBytes { try connection.publishAsync(subject, $0, messageID: id) }
         if window.count >= windowSize { try flush() }
@@ -64,6 +71,7 @@ public final class FleetPublisher {
             if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresBeforeWindow) {
                 published += window.reduce(0) { $0 + $1.fixes }
                 window.removeAll(keepingCapacity: true)
+                subjectsInWindow.removeAll(keepingCapacity: true)
                 return
             }
             guard waited < giveUpAfterMilliseconds else {
