@@ -8,7 +8,8 @@
 #   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
 #   Benchmarks/fleet.sh
 # Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
-# sentences, 136 fixes), WORKERS ("1 2"). docs/fleet.md has the figures (DEVICES=1000 at 1M regions;
+# sentences, 136 fixes), WORKERS ("1 2"), BATCH (fixes per input message: `fleet publish --batch`, its default
+# when unset; binaries before it had one fix per message and no option). docs/fleet.md has the figures (DEVICES=1000 at 1M regions;
 # DEVICES=100000 FIXES=10 for 100,000 devices, whose first fixes alone give 7.8M events at 100k regions).
 # One JSON line per run, also appended to $BENCH_DIR/results/fleet.jsonl: fixes/s per worker and together, the
 # share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
@@ -51,14 +52,25 @@ END
 run() {
   local regions=$1 k=$2 devices=$3
   start_server
-  "$G" fleet publish "$W/trace.nmea" --device d --devices "$devices" "${F[@]}" 2> "$W/publish.log"
+  "$G" fleet publish "$W/trace.nmea" --device d --devices "$devices" ${BATCH:+--batch "$BATCH"} "${F[@]}" 2> "$W/publish.log"
   local pids=()
   for i in $(seq 0 $((k - 1))); do
     taskset -c "$i" /usr/bin/time -f "maxrss_kb %M" "$G" fleet worker --name "w$i" --regions "$regions" \
       --exit-when-idle 15 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
     pids+=($!)
   done
-  wait "${pids[@]}"
+  # Binaries before 138fe26 never left on --exit-when-idle when their checkpoints were fast (an empty checkpoint
+  # round counted as work): once every worker's log has been silent for 30 s, their input is done; SIGTERM
+  # (to the worker itself, not its `time`) ends them with their summary.
+  while kill -0 "${pids[@]}" 2>/dev/null; do
+    sleep 2
+    local newest=$(stat -c %Y "$W"/w*.log | sort -n | tail -1)
+    if [ $(( $(date +%s) - newest )) -gt 30 ]; then
+      for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; done
+      break
+    fi
+  done
+  wait "${pids[@]}" || true
   "$G" fleet events --durable bench --idle-exit 3 "${F[@]}" > "$W/events.txt" 2>/dev/null
   "$G" replay --regions "$regions" "$W/trace.nmea" > "$W/expected.txt" 2>/dev/null
   python3 - "$W" "$k" "$devices" > "$W/line.json" <<'END'
@@ -67,10 +79,12 @@ w, k, devices = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 expected = open(f"{w}/expected.txt").read().splitlines()
 by, seqs = {}, set()
 for line in open(f"{w}/events.txt"):
-    m = re.match(r'\{"device":"([^"]*)","seq":(\d+),(.*)\n?$', line)
-    if int(m.group(2)) in seqs: continue          # given to the reader twice: one stored event
-    seqs.add(int(m.group(2)))
-    by.setdefault(m.group(1), []).append("{" + m.group(3))
+    # "index" (the event's place in its message) since events are batched per input message.
+    m = re.match(r'\{"device":"([^"]*)","seq":(\d+),(?:"index":(\d+),)?(.*)\n?$', line)
+    place = (int(m.group(2)), int(m.group(3) or 0))
+    if place in seqs: continue          # given to the reader twice: one stored event
+    seqs.add(place)
+    by.setdefault(m.group(1), []).append("{" + m.group(4))
 stored = len(seqs)
 lost = dup = wrong = 0
 for i in range(devices):
@@ -80,12 +94,14 @@ for i in range(devices):
 workers, rss = [], []
 for i in range(k):
     text = open(f"{w}/w{i}.log").read()
-    s = re.search(r"released; (\d+) messages, (\d+) events in (\d+) ms \((\d+) messages/s\); busy (\d+) ms, of which NATS (\d+) ms", text)
-    workers.append(dict(messages=int(s[1]), ms=int(s[3]), rate=int(s[4]), busy=int(s[5]), nats=int(s[6])))
+    # Before batched input a message was a fix: "N messages, E events in T ms (R messages/s)".
+    s = re.search(r"released; (\d+) messages, (?:(\d+) fixes, )?(\d+) events in (\d+) ms \((\d+) (?:messages|fixes)/s\); busy (\d+) ms, of which NATS (\d+) ms", text)
+    workers.append(dict(messages=int(s[2] or s[1]), input_messages=int(s[1]), events=int(s[3]), ms=int(s[4]), rate=int(s[5]), busy=int(s[6]), nats=int(s[7])))
     rss.append(int(re.search(r"maxrss_kb (\d+)", text)[1]))
 together = sum(x["messages"] for x in workers) / (max(x["ms"] for x in workers) / 1000)
 nats = sum(x["nats"] for x in workers) / max(1, sum(x["busy"] for x in workers))
 print(json.dumps(dict(workers=k, devices=devices, fixes=sum(x["messages"] for x in workers),
+    input_messages=sum(x["input_messages"] for x in workers),
     fixes_per_s_each=[x["rate"] for x in workers], fixes_per_s_together=int(together), nats_share=round(nats, 3),
     maxrss_mb=[r // 1024 for r in rss], events_expected=devices * len(expected), events_stored=stored,
     lost=lost, duplicated=dup, devices_differing_from_replay=wrong)))

@@ -1,6 +1,7 @@
-/// An event's subject (`geowake.event.DEVICE`) and `Nats-Msg-Id` (`DEVICE:SEQUENCE:INDEX`) as C strings,
-/// written into buffers kept from event to event: two strings interpolated per event were a measurable
-/// share of a worker's time.
+/// An events message's subject (`geowake.event.DEVICE`) and `Nats-Msg-Id` (`DEVICE:SEQUENCE`, the input
+/// message's stream sequence; `DEVICE:SEQUENCE:PART` for the further parts of a body larger than one message)
+/// as C strings, written into buffers kept from message to message: two strings interpolated per message were
+/// a measurable share of a worker's time.
 struct EventAddress {
     private var subject: [CChar] = Array("geowake.event.".utf8CString.dropLast())
     private var id: [CChar] = []
@@ -11,7 +12,7 @@ struct EventAddress {
         id.reserveCapacity(256)
     }
 
-    mutating func with<R>(device: String, sequence: UInt64, index: Int,
+    mutating func with<R>(device: String, sequence: UInt64, part: Int = 0,
                           _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) throws -> R) rethrows -> R {
         subject.removeSubrange(subjectPrefix...)
         id.removeAll(keepingCapacity: true)
@@ -22,8 +23,10 @@ struct EventAddress {
         subject.append(0)
         id.append(0x3A)
         Self.appendDecimal(sequence, to: &id)
-        id.append(0x3A)
-        Self.appendDecimal(UInt64(index), to: &id)
+        if part > 0 {
+            id.append(0x3A)
+            Self.appendDecimal(UInt64(part), to: &id)
+        }
         id.append(0)
         return try subject.withUnsafeBufferPointer { s in try id.withUnsafeBufferPointer { try body(s.baseAddress!, $0.baseAddress!) } }
     }

@@ -5,11 +5,16 @@ import CNATS
 /// (a reader killed mid-batch) comes again after the acknowledgement wait.
 public final class FleetEventsReader {
     private let subscription: OpaquePointer
+    /// Held so that the connection (and its JetStream context) outlives the subscription made on it: Swift may
+    /// end a caller's last reference to the connection before the reader's, and libnats aborts (SIGABRT in
+    /// `natsMutex_Lock`) when an object it locks was freed.
+    private let connection: NATSConnection
 
-    public struct Event {
+    /// One events message: what one input message gave one device.
+    public struct Message {
         public var device: String
-        /// The event line (`geowake replay`'s), without a newline.
-        public var payload: [UInt8]
+        /// The event lines (`geowake replay`'s), each ending in a newline, in order.
+        public var body: [UInt8]
         public var streamSequence: UInt64
     }
 
@@ -28,15 +33,16 @@ public final class FleetEventsReader {
         }
         try check(status, "subscribing to \(subject) as \(durable)")
         self.subscription = subscription!
+        self.connection = connection
     }
 
     deinit {
         natsSubscription_Destroy(subscription)
     }
 
-    /// Up to `batch` events, waiting at most `timeoutMilliseconds` for the first; `body` sees each, and each is
-    /// acknowledged once `body` returns for it.
-    public func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Event) throws -> Void) throws -> Int {
+    /// Up to `batch` events messages, waiting at most `timeoutMilliseconds` for the first; `body` sees each,
+    /// and each is acknowledged once `body` returns for it.
+    public func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
         var code = jsErrCode(0)
         let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeoutMilliseconds, &code)
@@ -53,7 +59,7 @@ public final class FleetEventsReader {
             let count = Int(natsMsg_GetDataLength(message))
             let payload = natsMsg_GetData(message).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             let device = String(subject.dropFirst("geowake.event.".count))
-            try body(Event(device: device, payload: payload, streamSequence: sequence))
+            try body(Message(device: device, body: payload, streamSequence: sequence))
             try check(natsMsg_Ack(message, nil), "acknowledging an event")
         }
         return Int(list.Count)

@@ -17,8 +17,11 @@ public struct FleetTiming: Sendable {
     /// Re-processing reaches back at most `checkpointIntervalLimit` and a takeover (10 s): well inside it.
     public var duplicateWindow: Int64 = 120_000
 
-    /// Messages asked for in one pull request of a partition consumer (acknowledged together, by the last).
+    /// Messages asked for in one pull request of a partition consumer (acknowledged together, by the last)…
     public var fetchBatch = 4096
+    /// …fewer when they would pass this many bytes: 4096 messages of 100 fixes each would be 48 MB and seconds
+    /// of work in one round.
+    public var fetchBytes = 1 << 20
     /// Messages read from one partition before the worker turns to the next.
     public var readPerRound = 16_384
 

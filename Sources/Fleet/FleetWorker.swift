@@ -53,6 +53,8 @@ public final class FleetWorker {
     private var owned: [Int: Owned] = [:]
     private var failuresSeen = 0
     private var address = EventAddress()
+    /// The largest events body sent as one message: the server's `max_payload` less room for the headers.
+    private let eventsLimit: Int
     public private(set) var statistics = WorkerStatistics()
 
     /// `servers` are the cluster's, for the leases' own connection.
@@ -66,6 +68,7 @@ public final class FleetWorker {
         regionSets = try RegionSets(connection, replicas: options.layout.replicas)
         assignments = try FleetAssignments.bucket(connection, replicas: options.layout.replicas)
         failuresSeen = connection.failureCount
+        eventsLimit = max(4096, connection.maxPayload - 4096)
     }
 
     /// Runs until `stop` says so, then checkpoints and hands its partitions back. A NATS failure (a node
@@ -96,9 +99,9 @@ public final class FleetWorker {
                 if t >= earliestCheckpoint, t >= nextCheckpoint
                     || owned.values.contains(where: { $0.sinceCheckpoint >= options.timing.checkpointMessages }) {
                     let start = now()
-                    try checkpointAll()
+                    // A round with nothing to write is no work: it must not keep an idle worker from exiting.
+                    if try checkpointAll() { lastWork = max(lastWork, WorkerStatistics.now()) }
                     let end = now()
-                    lastWork = max(lastWork, WorkerStatistics.now())
                     let timing = options.timing
                     earliestCheckpoint = start + min(timing.checkpointIntervalLimit, (end - start) * timing.checkpointCostFactor)
                     nextCheckpoint = max(start + timing.checkpointInterval, earliestCheckpoint)
@@ -177,12 +180,15 @@ public final class FleetWorker {
             while batch < options.timing.readPerRound, WorkerStatistics.now() - roundStart < 100_000_000 {
                 let fetchStart = WorkerStatistics.now()
                 var applied: Int64 = 0
-                let count = try part.subscription.read(batch: options.timing.fetchBatch, timeoutMilliseconds: 1) { message in
+                let fixesBefore = part.state.counts.fixes
+                let count = try part.subscription.read(batch: options.timing.fetchBatch, maxBytes: options.timing.fetchBytes,
+                                                       timeoutMilliseconds: 1) { message in
                     let applyStart = WorkerStatistics.now()
                     try part.state.apply(sequence: message.sequence, subject: message.subject, payload: message.payload,
                                          sources: sources, emit: publish)
                     applied += WorkerStatistics.now() - applyStart
                 }
+                statistics.fixes += part.state.counts.fixes - fixesBefore
                 guard count > 0 else { break }
                 let end = WorkerStatistics.now()
                 // What the batch took beyond applying its messages is NATS's: the fetch, the acknowledgement;
@@ -212,24 +218,31 @@ public final class FleetWorker {
         }, assignments: { [assignments] revision in try FleetAssignments.read(assignments, revision: revision) })
     }
 
-    private func publish(device: String, sequence: UInt64, index: Int, line: ArraySlice<UInt8>) throws {
+    /// One events message for what one input message gave a device (more, should its events outgrow a message).
+    private func publish(device: String, sequence: UInt64, lines: EventLines) throws {
         let start = WorkerStatistics.now()
         defer { statistics.natsNanoseconds += WorkerStatistics.now() - start }
-        statistics.events += 1
+        statistics.events += lines.count
         // Once a publish has failed (or the connection dropped, losing what was in flight), publishing later
         // events only widens the gap a re-send then fills out of order: stop, and go back to the checkpoints.
         guard connection.failureCount == failuresSeen else {
             throw FleetError("an event publish failed or the connection dropped; re-processing from the checkpoints")
         }
-        try address.with(device: device, sequence: sequence, index: index) { subject, id in
-            try line.withUnsafeBytes { bytes in try connection.publishAsync(subject: subject, bytes, messageID: id) }
+        try lines.bytes.withUnsafeBytes { body in
+            for (part, range) in lines.parts(limit: eventsLimit).enumerated() {
+                try address.with(device: device, sequence: sequence, part: part) { subject, id in
+                    try connection.publishAsync(subject: subject, UnsafeRawBufferPointer(rebasing: body[range]), messageID: id)
+                }
+            }
         }
     }
 
     /// Waits for every event to be acknowledged, then writes each changed partition's checkpoint, by
     /// compare-and-set so that a worker that lost a partition cannot overwrite its new owner's state.
-    private func checkpointAll() throws {
-        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return }
+    /// Returns whether there was anything to write.
+    @discardableResult
+    private func checkpointAll() throws -> Bool {
+        guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return false }
         let start = WorkerStatistics.now()
         defer { statistics.busyNanoseconds += WorkerStatistics.now() - start }
         let acknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
@@ -238,7 +251,7 @@ public final class FleetWorker {
             failuresSeen = connection.failureCount
             log("some events were not acknowledged; re-processing every partition from its checkpoint")
             try restartFromCheckpoints()
-            return
+            return true
         }
         for partition in owned.keys.sorted() {
             guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
@@ -259,6 +272,7 @@ public final class FleetWorker {
             owned[partition] = part
             log("partition \(partition) checkpointed at sequence \(part.state.sequence): \(part.state.counts.summary)")
         }
+        return true
     }
 
     private func now() -> Int64 {

@@ -112,6 +112,9 @@ public final class NATSConnection {
 
     var failureCount: Int { publishFailures.count.load(ordering: .relaxed) }
 
+    /// The largest message the connected server takes (its `max_payload`).
+    var maxPayload: Int { Int(natsConnection_GetMaxPayload(connection)) }
+
     /// A plain NATS publish (no JetStream acknowledgement).
     func publish(_ subject: String, _ payload: [UInt8]) throws(NATSError) {
         let status = payload.withUnsafeBytes { natsConnection_Publish(connection, subject, $0.baseAddress, Int32($0.count)) }

@@ -34,10 +34,12 @@ struct PartitionState {
     var problems: [String] = []
     private var events: [RegionEvent] = []
     private var writer = JSONLineWriter(reservingCapacity: 512)
+    /// The events of the message being applied for one device, as lines; kept from message to message.
+    private var lines = EventLines()
 
-    /// An event for `device`, caused by the input message at `sequence`, the `index`th it caused for that
-    /// device: the line `geowake replay` prints for it, without the newline.
-    typealias Emit = (_ device: String, _ sequence: UInt64, _ index: Int, _ line: ArraySlice<UInt8>) throws -> Void
+    /// The events the input message at `sequence` caused for `device`, in order: the lines `geowake replay`
+    /// prints for them, each ending in a newline. Called once per device and message, never with none.
+    typealias Emit = (_ device: String, _ sequence: UInt64, _ lines: EventLines) throws -> Void
 
     init(partition: Int, services: FleetServices, defaultSet: String = "default",
          checkpoint: PartitionCheckpoint, sources: PartitionSources) throws {
@@ -83,13 +85,19 @@ struct PartitionState {
         counts.messages += 1
         switch InputSubject(bytes: subject) {
         case .fix(let device):
-            switch DevicePayload.read(payload) {
-            case .fix(let fix): try feed(fix, device: device, sources: sources, emit: emit)
-            case .notAFix: counts.notAFix += 1
-            case .malformed(let reason):
-                counts.malformed += 1
-                problems.append("device \(device), sequence \(sequence): malformed: \(reason)")
+            lines.removeAll()
+            var known = devices.removeValue(forKey: device)
+            defer { if let known { devices[device] = known } }
+            try DeviceBatch.read(payload) { reading in
+                switch reading {
+                case .fix(let fix): try feed(fix, to: &known, device: device, sources: sources)
+                case .notAFix: counts.notAFix += 1
+                case .malformed(let reason):
+                    counts.malformed += 1
+                    problems.append("device \(device), sequence \(sequence): malformed: \(reason)")
+                }
             }
+            try emitLines(device: device, emit: emit)
         case .regions:
             guard let (set, revision) = RegionsMarker.revision(payload), revision > regionSets[set, default: 0] else { return }
             regionSets[set] = revision
@@ -115,32 +123,30 @@ struct PartitionState {
         }
     }
 
-    private mutating func feed(_ fix: Fix, device: String, sources: PartitionSources, emit: Emit) throws {
+    /// One fix of the message into the device's services (created at its first fix with a time).
+    private mutating func feed(_ fix: Fix, to known: inout DeviceServices?, device: String, sources: PartitionSources) throws {
         guard let time = fix.time else {
             counts.withoutTime += 1
             return
         }
-        var services: DeviceServices
-        if let known = devices.removeValue(forKey: device) {
-            services = known
-        } else {
+        if known == nil {
             let sets = try setNames(for: device).map { ($0, try regionIndex(of: $0, sources)) }
-            services = DeviceServices(services: self.services, sets: sets)
+            known = DeviceServices(services: self.services, sets: sets)
         }
-        defer { devices[device] = services }
-        if let last = services.lastTime, time < last {
+        if let last = known!.lastTime, time < last {
             counts.outOfOrder += 1
             problems.append("device \(device), sequence \(sequence): out of order (before the device's last fix)")
             return
         }
         counts.fixes += 1
-        var index = 0
-        let sequence = self.sequence
-        try services.feed(fix, writer: &writer) { line in
-            try emit(device, sequence, index, line)
-            index += 1
-        }
-        counts.events += index
+        try known!.feed(fix, writer: &writer) { lines.append($0) }
+    }
+
+    /// The device's lines of this message, if any, as one `emit`.
+    private mutating func emitLines(device: String, emit: Emit) throws {
+        guard lines.count > 0 else { return }
+        counts.events += lines.count
+        try emit(device, sequence, lines)
     }
 
     private mutating func switchRegions(_ set: String, to index: RegionIndex, emit: Emit) throws {
@@ -148,8 +154,9 @@ struct PartitionState {
             events.removeAll(keepingCapacity: true)
             let named = devices[device]!.regionSets.count > 1
             devices[device]!.switchRegions(of: set, to: index, events: &events)
-            var index = 0
-            try emitAll(events, set: named ? set : nil, device: device, emit: emit, from: &index)
+            lines.removeAll()
+            appendLines(events, set: named ? set : nil)
+            try emitLines(device: device, emit: emit)
         }
     }
 
@@ -162,19 +169,18 @@ struct PartitionState {
             var ended: [(String, [RegionEvent])] = []
             known.assign(sets, services: services) { ended.append(($0, $1)) }
             devices[device] = known
-            var index = 0
-            for (set, events) in ended { try emitAll(events, set: named ? set : nil, device: device, emit: emit, from: &index) }
+            lines.removeAll()
+            for (set, events) in ended { appendLines(events, set: named ? set : nil) }
+            try emitLines(device: device, emit: emit)
         }
     }
 
     /// Region events not caused by a fix (a set changed or left), as the device's lines.
-    private mutating func emitAll(_ batch: [RegionEvent], set: String?, device: String, emit: Emit, from index: inout Int) throws {
+    private mutating func appendLines(_ batch: [RegionEvent], set: String?) {
         for event in batch {
             writer.removeAll()
             writer.regionEventLine(event)
-            try emit(device, sequence, index, DeviceServices.line(writer.bytes, set: set))
-            index += 1
-            counts.events += 1
+            lines.append(DeviceServices.line(writer.bytes, set: set))
         }
     }
 }

@@ -10,11 +10,16 @@ import CNATS
 final class PartitionSubscription {
     let partition: Int
     private let subscription: OpaquePointer
+    /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
+    private let connection: NATSConnection
+    /// Payload bytes per message in the last fetch.
+    private var averageBytes = 1
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
 
     init(_ connection: NATSConnection, partition: Int, from sequence: UInt64) throws(NATSError) {
         self.partition = partition
+        self.connection = connection
         let durable = Self.durableName(partition)
         var code = jsErrCode(0)
         let deleted = js_DeleteConsumer(connection.jetStream, FleetLayout.fixesStream, durable, nil, &code)
@@ -51,21 +56,28 @@ final class PartitionSubscription {
         var payload: UnsafeRawBufferPointer
     }
 
-    /// Fetches up to `batch` messages, waiting at most `timeoutMilliseconds` for the first, hands each to
-    /// `body` in stream order where the library received it (no copy), then acknowledges the batch by its
-    /// last message (the consumer acknowledges all before it). Returns how many there were.
-    func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
+    /// Fetches up to `batch` messages, fewer when the last fetch's messages say `maxBytes` would be passed (a
+    /// batch of single fixes is small, one of batched fixes is not), waiting at most `timeoutMilliseconds` for
+    /// the first; hands each to `body` in stream order where the library received it (no copy), then
+    /// acknowledges the batch by its last message (the consumer acknowledges all before it). Returns how many
+    /// there were. (The pull request's own byte limit, `natsSubscription_FetchRequest` with `MaxBytes`, waited
+    /// far past its expiry with libnats 3.4 when the partition was empty.)
+    func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
         var code = jsErrCode(0)
-        let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeoutMilliseconds, &code)
+        let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
+        let status = natsSubscription_Fetch(&list, subscription, Int32(asked), timeoutMilliseconds, &code)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
         defer { natsMsgList_Destroy(&list) }
         let count = Int(list.Count)
+        var bytes = 0
+        defer { if count > 0 { averageBytes = max(1, bytes / count) } }
         for i in 0..<count {
             guard let message = list.Msgs[i] else { continue }
             let subject = natsMsg_GetSubject(message)!
             let payloadLength = Int(natsMsg_GetDataLength(message))
+            bytes += payloadLength
             let sequence = try Self.streamSequence(message)
             if i == 0 {
                 let told = try Self.metadataSequence(message)

@@ -7,6 +7,8 @@ import Glibc
 /// (parsing payloads, the services, formatting events, encoding checkpoints).
 public struct WorkerStatistics: Sendable {
     public internal(set) var messages = 0
+    /// Fixes fed to the services (a message may carry many).
+    public internal(set) var fixes = 0
     public internal(set) var events = 0
     /// Monotonic nanoseconds of the first and last message processed.
     public internal(set) var firstMessage: Int64?
@@ -22,9 +24,9 @@ public struct WorkerStatistics: Sendable {
 
     public var summary: String {
         let span = Double(lastMessage - (firstMessage ?? lastMessage)) / 1e9
-        let rate = span > 0 ? Int(Double(messages) / span) : 0
+        let rate = span > 0 ? Int(Double(fixes) / span) : 0
         let natsShare = busyNanoseconds > 0 ? Int((Double(natsNanoseconds) / Double(busyNanoseconds) * 100).rounded()) : 0
-        return "\(messages) messages, \(events) events in \(Int(span * 1000)) ms (\(rate) messages/s); "
+        return "\(messages) messages, \(fixes) fixes, \(events) events in \(Int(span * 1000)) ms (\(rate) fixes/s); "
             + "busy \(busyNanoseconds / 1_000_000) ms, of which NATS \(natsNanoseconds / 1_000_000) ms (\(natsShare)%)"
     }
 }

@@ -18,6 +18,12 @@ import TestSupport
         return (cluster, try FleetRun.worker("w1", cluster: cluster, log: directory.file("w1.log")))
     }
 
+    /// `fleet`, and a publisher of the test's own on the cluster.
+    static func fleetAndPublisher(_ directory: TemporaryDirectory) async throws -> (NATSCluster, ChildProcess, FleetPublisher) {
+        let (cluster, worker) = try await fleet(directory)
+        return (cluster, worker, FleetPublisher(try NATSConnection(servers: [cluster.servers], name: "test")))
+    }
+
     /// OwnTracks' numbers for a fix, written in Swift's shortest exact form (a phone writes fewer digits).
     static func ownTracks(_ fix: Fix) -> String {
         var text = #"{"_type":"location","tid":"ph","lat":\#(fix.coordinate.latitude),"lon":\#(fix.coordinate.longitude)"#
@@ -40,18 +46,19 @@ import TestSupport
         #expect(worker.isRunning)
     }
 
-    @Test("Malformed payloads, fixes without time, out-of-order fixes and unknown subjects are counted and named in the worker's log; the worker lives and the devices beside them get replay's events")
+    @Test("Malformed payloads (alone and inside a batch), fixes without time, out-of-order fixes and unknown subjects are counted and named in the worker's log; the worker lives and the devices beside them get replay's events")
     func badInputIsCountedNotFatal() async throws {
         let directory = TemporaryDirectory()
-        let (cluster, worker) = try await Self.fleet(directory)
-        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
-        let publisher = FleetPublisher(connection)
+        let (cluster, worker, publisher) = try await Self.fleetAndPublisher(directory)
         let bad = FleetLayout.fixSubject(device: "bad")
         let late = #"{"time":"2024-06-03T23:59:00.000Z","lat":10.5,"lon":10.4}"#
         let early = #"{"time":"2024-06-03T23:58:00.000Z","lat":10.5,"lon":10.4}"#
         let junk = ["not json", #"{"time":"2024-06-03T23:50:00.000Z"}"#, #"{"lat":52.5,"lon":13.4}"#, #"{"_type":"lwt","tst":1}"#,
                     late, early]
         for (i, payload) in junk.enumerated() { try publisher.publish(payload: Array(payload.utf8), subject: bad, id: "bad:\(i)") }
+        // A batch: its two bad lines are counted one by one; its good line (no region there) is a fix.
+        let batch = ["not json either", #"{"time":"2024-06-04T00:00:00.000Z","lat":10.5,"lon":10.4}"#, #"{"lat":1,"lon":2}"#]
+        try publisher.publish(payload: Array(batch.joined(separator: "\n").utf8), subject: bad, id: "bad:batch")
         try publisher.publish(payload: Array(late.utf8), subject: "geowake.in.0.weird.subject", id: "weird")
         for (position, fix) in try PartitionStateTests.fixes().enumerated() {
             for device in 0..<10 { try publisher.publish(fix, device: "good-\(device)", position: position) }
@@ -63,7 +70,7 @@ import TestSupport
         #expect(events["bad"] == nil)
         #expect(worker.isRunning)
         let log = FleetRun.lines(of: directory.file("w1.log"))
-        #expect(log.filter { $0.contains("device bad,") && $0.contains("malformed") }.count == 3)
+        #expect(log.filter { $0.contains("device bad,") && $0.contains("malformed") }.count == 5)
         #expect(log.contains { $0.contains("device bad,") && $0.contains("out of order") })
         #expect(log.contains { $0.contains("unknown subject geowake.in.0.weird.subject") })
         // The last checkpoint of each partition sums up what it skipped.
@@ -77,7 +84,7 @@ import TestSupport
                 sum + (line.components(separatedBy: " \(what)").first?.split(separator: " ").last.flatMap { Int($0) } ?? 0)
             }
         }
-        #expect(total("malformed") == 3 && total("out of order") == 1 && total("not a fix") == 1 && total("unknown subject") == 1)
+        #expect(total("malformed") == 5 && total("out of order") == 1 && total("not a fix") == 1 && total("unknown subject") == 1)
     }
 
     @Test("A region set changed while a worker runs reaches it without a restart: a removed region the device is inside gives its regionRemoved exit, once")

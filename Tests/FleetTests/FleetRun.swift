@@ -46,33 +46,48 @@ enum FleetRun {
 
     /// Reads the events stream through the durable consumer `durable` until `expected` events have come or
     /// `timeout` passed; returns each device's event lines (as `geowake replay` prints them), in stream order.
-    /// An event given to the reader twice (its acknowledgement lost with a node) has the same stream sequence
-    /// and is taken once; two copies in the stream would have two sequences and stay.
+    /// An event given to the reader twice (its message's acknowledgement lost with a node) has the same stream
+    /// sequence and index and is taken once; two copies in the stream would have two sequences and stay.
     static func events(_ cluster: NATSCluster, durable: String, expected: Int, timeout: Duration) async throws -> [String: [String]] {
-        var byDevice: [String: [(sequence: Int, line: String)]] = [:]
-        var seen = Set<Int>()
+        try await eventsWithPlaces(cluster, durable: durable, expected: expected, timeout: timeout).mapValues { $0.map(\.line) }
+    }
+
+    /// As `events`, with where each event is stored.
+    static func eventsWithPlaces(_ cluster: NATSCluster, durable: String, expected: Int,
+                                 timeout: Duration) async throws -> [String: [(place: EventPlace, line: String)]] {
+        var byDevice: [String: [(place: EventPlace, line: String)]] = [:]
+        var seen = Set<EventPlace>()
         let deadline = ContinuousClock.now + timeout
         while seen.count < expected, ContinuousClock.now < deadline {
             let run = try geowake(["fleet", "events", "--durable", durable, "--idle-exit", "2"] + cluster.fleetOptions)
             for line in run.output.split(separator: "\n") {
-                let (device, sequence, event) = try split(String(line))
-                guard seen.insert(sequence).inserted else { continue }
-                byDevice[device, default: []].append((sequence, event))
+                let (device, place, event) = try split(String(line))
+                guard seen.insert(place).inserted else { continue }
+                byDevice[device, default: []].append((place, event))
             }
         }
-        return byDevice.mapValues { $0.sorted { $0.sequence < $1.sequence }.map(\.line) }
+        return byDevice.mapValues { $0.sorted { $0.place < $1.place } }
     }
 
-    /// `{"device":"D","seq":N,REST` → (D, N, `{REST`).
-    static func split(_ line: String) throws -> (String, Int, String) {
+    /// Where an event is stored: its message's stream sequence and its place among the message's events.
+    struct EventPlace: Hashable, Comparable {
+        var sequence: Int
+        var index: Int
+        static func < (a: Self, b: Self) -> Bool { (a.sequence, a.index) < (b.sequence, b.index) }
+    }
+
+    /// `{"device":"D","seq":N,"index":I,REST` → (D, (N, I), `{REST`).
+    static func split(_ line: String) throws -> (String, EventPlace, String) {
         let prefix = "{\"device\":\""
         guard line.hasPrefix(prefix), let deviceEnd = line.range(of: "\",\"seq\":"),
-              let sequenceEnd = line[deviceEnd.upperBound...].firstIndex(of: ","),
-              let sequence = Int(line[deviceEnd.upperBound..<sequenceEnd]) else {
+              let sequenceEnd = line.range(of: ",\"index\":", range: deviceEnd.upperBound..<line.endIndex),
+              let sequence = Int(line[deviceEnd.upperBound..<sequenceEnd.lowerBound]),
+              let indexEnd = line[sequenceEnd.upperBound...].firstIndex(of: ","),
+              let index = Int(line[sequenceEnd.upperBound..<indexEnd]) else {
             throw TestFailure("not an event line: \(line)")
         }
         let device = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<deviceEnd.lowerBound])
-        return (device, sequence, "{" + line[line.index(after: sequenceEnd)...])
+        return (device, EventPlace(sequence: sequence, index: index), "{" + line[line.index(after: indexEnd)...])
     }
 
     static func lines(of log: String) -> [String] {

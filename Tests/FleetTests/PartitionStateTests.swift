@@ -41,8 +41,8 @@ import Traces
                      device: String = "van", into emitted: inout [Emitted]) throws {
         for (offset, fix) in fixes.enumerated() {
             try state.apply(sequence: firstSequence + UInt64(offset), subject: "geowake.in.0.fix.\(device)", payload: payload(fix),
-                            sources: sources(regions)) { device, sequence, index, line in
-                emitted.append((device, sequence, index, String(decoding: line, as: UTF8.self)))
+                            sources: sources(regions)) { device, sequence, lines in
+                for (index, line) in lines.lines.enumerated() { emitted.append((device, sequence, index, line)) }
             }
         }
     }
@@ -87,7 +87,7 @@ import Traces
         }, assignments: { _ in throw FleetError("no assignments here") })
         var state = try PartitionState(partition: 0, services: FleetServices(), checkpoint: PartitionCheckpoint(), sources: regionsAt)
         var lines: [String] = []
-        let emit: PartitionState.Emit = { _, _, _, line in lines.append(String(decoding: line, as: UTF8.self)) }
+        let emit: PartitionState.Emit = { _, _, body in lines += body.lines }
         try state.apply(sequence: 1, subject: "geowake.in.0.regions", payload: RegionsMarker.payload(set: "default", revision: 1),
                         sources: regionsAt, emit: emit)
         try state.apply(sequence: 2, subject: "geowake.in.0.fix.van", payload: Self.payload(fix), sources: regionsAt, emit: emit)

@@ -56,7 +56,7 @@ import TestSupport
         }, assignments: { try RegionAssignments(text: versions[Int($0)]!) })
         var state = try PartitionState(partition: 0, services: FleetServices(), checkpoint: PartitionCheckpoint(), sources: sources)
         var lines: [String] = []
-        let emit: PartitionState.Emit = { device, _, _, line in lines.append("\(device) " + String(decoding: line, as: UTF8.self)) }
+        let emit: PartitionState.Emit = { device, _, body in lines += body.lines.map { "\(device) " + $0 } }
         var sequence: UInt64 = 0
         let apply = { (subject: String, payload: [UInt8]) in
             sequence += 1

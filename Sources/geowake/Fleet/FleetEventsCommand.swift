@@ -5,10 +5,11 @@ import ArgumentParser
 import Fleet
 import JSONLines
 
-/// `geowake fleet events --durable NAME`: prints the fleet's events as JSON lines, `{"device":…,"seq":…,` (the
-/// events stream's sequence) then the event's keys as `geowake replay` prints them, acknowledging each once
-/// written to standard output. An event written but not acknowledged (a reader killed, a node lost) is given
-/// again: a reader that must see each once drops a `seq` it has seen.
+/// `geowake fleet events --durable NAME`: prints the fleet's events as JSON lines, `{"device":…,"seq":…,"index":…,`
+/// (the events stream's sequence of the message holding the event, and the event's place in it) then the event's
+/// keys as `geowake replay` prints them, acknowledging each message once its events are written to standard
+/// output. A message written but not acknowledged (a reader killed, a node lost) is given again: a reader that
+/// must see each event once drops a `seq` and `index` it has seen.
 struct FleetEventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
@@ -35,18 +36,22 @@ struct FleetEventsCommand: ParsableCommand {
         while true {
             let read: Int
             do {
-                read = try reader.read(batch: 512, timeoutMilliseconds: 500) { event in
+                read = try reader.read(batch: 512, timeoutMilliseconds: 500) { message in
                     line.removeAll(keepingCapacity: true)
-                    line.append(contentsOf: "{\"device\":".utf8)
-                    JSONLineWriter.appendString(event.device.utf8, to: &line)
-                    line.append(contentsOf: ",\"seq\":\(event.streamSequence)".utf8)
-                    let rest = event.payload.dropFirst()
-                    // The event line's own keys follow; `{}` would leave nothing to join.
-                    if rest.first != UInt8(ascii: "}") { line.append(UInt8(ascii: ",")) }
-                    line.append(contentsOf: rest)
-                    line.append(UInt8(ascii: "\n"))
+                    var index = 0
+                    for event in message.body.split(separator: UInt8(ascii: "\n")) {
+                        line.append(contentsOf: "{\"device\":".utf8)
+                        JSONLineWriter.appendString(message.device.utf8, to: &line)
+                        line.append(contentsOf: ",\"seq\":\(message.streamSequence),\"index\":\(index)".utf8)
+                        let rest = event.dropFirst()
+                        // The event line's own keys follow; `{}` would leave nothing to join.
+                        if rest.first != UInt8(ascii: "}") { line.append(UInt8(ascii: ",")) }
+                        line.append(contentsOf: rest)
+                        line.append(UInt8(ascii: "\n"))
+                        index += 1
+                    }
                     try line.withUnsafeBytes { try StandardOutput.write($0) }
-                    count += 1
+                    count += index
                 }
             } catch let error as NATSError {
                 // A node lost, a consumer leader moving: the durable consumer is still there; read on from it.

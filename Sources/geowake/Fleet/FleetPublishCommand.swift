@@ -26,6 +26,9 @@ struct FleetPublishCommand: ParsableCommand {
     @Option(help: "Pace: this many times faster than recorded (0, the default: as fast as the cluster takes them).")
     var speed: Double = 0
 
+    @Option(help: "Up to this many consecutive fixes of a device per message (1: a message per fix). When paced, a message holds the fixes that are due.")
+    var batch = 100
+
     @OptionGroup var nats: FleetConnectionOptions
 
     func validate() throws {
@@ -34,6 +37,7 @@ struct FleetPublishCommand: ParsableCommand {
         }
         if let devices, devices < 1 { throw ValidationError("--devices must be at least 1") }
         guard speed >= 0 else { throw ValidationError("--speed must be 0 or more") }
+        guard batch >= 1 else { throw ValidationError("--batch must be at least 1") }
     }
 
     func run() throws {
@@ -45,13 +49,20 @@ struct FleetPublishCommand: ParsableCommand {
         let publisher = FleetPublisher(connection)
         let start = monotonicSeconds()
         let firstTime = fixes.lazy.compactMap(\.time).first
-        for (position, fix) in fixes.enumerated() {
-            if speed > 0, let firstTime, let time = fix.time {
-                let due = (time - firstTime) / speed
-                let wait = due - (monotonicSeconds() - start)
-                if wait > 0 { try publisher.flush(); usleep(UInt32(wait * 1_000_000)) }
-            }
-            for name in names { try publisher.publish(fix, device: name, position: position) }
+        // Seconds after the start at which a fix is due (0 when not paced).
+        let due = { (fix: Fix) -> Double in
+            guard self.speed > 0, let firstTime, let time = fix.time else { return 0 }
+            return (time - firstTime) / self.speed
+        }
+        var position = 0
+        while position < fixes.count {
+            let wait = due(fixes[position]) - (monotonicSeconds() - start)
+            if wait > 0 { try publisher.flush(); usleep(UInt32(wait * 1_000_000)) }
+            var end = position + 1
+            let now = monotonicSeconds() - start
+            while end < fixes.count, end - position < batch, due(fixes[end]) <= now { end += 1 }
+            for name in names { try publisher.publish(fixes[position..<end], device: name, firstPosition: position) }
+            position = end
         }
         try publisher.flush()
         let seconds = monotonicSeconds() - start
