@@ -33,6 +33,8 @@ final class SimulatedWorld {
     var narrate: ((String) -> Void)? {
         didSet { processes.narrate = narrate }
     }
+    /// A power cut of the store's disk alone happened: launched processes the store forgot may live on.
+    private var storeLostPower = false
     /// Clients whose launched processes end at once without connecting (a broken install, `/bin/true`).
     var exitOnLaunch: Set<String> = []
     /// How many events each app handles in a turn (none while busy): events and acks are then in flight when a
@@ -116,6 +118,8 @@ final class SimulatedWorld {
         daemon = nil
         if machine {
             for process in processes.living { kill(process.identity.pid) }
+        } else {
+            storeLostPower = true
         }
         for key in models.keys { models[key]!.powerCut(durabilityFull: scenario.durabilityFull) }
         SimulatedDisk.restore(store: storePath, files)
@@ -216,8 +220,23 @@ final class SimulatedWorld {
         handled[subscriber.pid] = subscriber.handled
         if let violation = subscriber.sequenceViolation { violations.append("\(clientID): \(violation)") }
         confirmed[subscriber.pid] = max(confirmed[subscriber.pid] ?? EventNumber(epoch: 0, seq: 0), subscriber.confirmedThrough)
+        if isStrayLaunch(subscriber) {
+            narrate?("pid \(subscriber.pid) \(clientID) was refused: a launch the store lost, beside the user's process; it exits")
+            processes.exit(subscriber.pid, status: 1)
+            return true
+        }
         for refusal in subscriber.refusals where !violations.contains(refusal) { violations.append("\(clientID): refused: \(refusal)") }
         return any
+    }
+
+    /// A launched process the daemon no longer knows of — a power cut of the store's disk took its launch back — that
+    /// registers while the user's own process of the client is registered is refused (`clientBusy`), and ends as an
+    /// app whose `LocationManager` could not start does. Without such a power cut, the user's process takes over
+    /// from a launched one, and any refusal is a violation.
+    private func isStrayLaunch(_ subscriber: SimulatedSubscriber) -> Bool {
+        guard storeLostPower, let process = processes.table[subscriber.pid], process.launched,
+              subscriber.refusals.contains(where: { $0.contains(#""code":"clientBusy""#) }) else { return false }
+        return processes.living.contains { $0.clientID == process.clientID && !$0.launched }
     }
 
     /// The app connects as `GeoWake.LocationManager` does: hello and register; a process's first connection also
