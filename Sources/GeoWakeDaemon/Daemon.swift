@@ -144,12 +144,12 @@ public final class Daemon {
         }
         for fd in connections.keys.sorted() { serve(connections[fd]!) }
         applyDeferredAcks()
-        syncCommits()
         advanceTraceRegions()
         if let delay = source?.delay(now: clock.monotonic()), delay <= 0 { processNextFix() }
         pumpLiveSource()
         pumpBeacons()
         for connection in connections.values { deliver(connection) }
+        // One sync for the whole turn, requests and fixes alike: their replies and lines were held until it.
         syncCommits()
         activation.turn()
         do {
