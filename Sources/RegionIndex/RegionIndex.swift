@@ -1,23 +1,27 @@
 import GeoWakeCore
 
 /// The spatial index of geographic regions: a packed Hilbert R-tree over every region present at the last
-/// build (for box queries) and a uniform grid over the same (for point queries, see `CellGrid`), plus a small second tree and a short unsorted tail for regions added since, so that adds and
-/// removes cost little while queries go on. Removed regions are skipped at query time and dropped at the
-/// next rebuild, which happens once the additions or removals reach an eighth of the index.
+/// build (for box queries) and a uniform grid over the same (for point queries, see `CellGrid`), plus, for regions
+/// added since, a few smaller trees and a short unsorted tail, so that adds and removes cost little while queries
+/// go on. The smaller trees are levels of halving size (the logarithmic method): a level is merged with the one
+/// before it once it is half its size, so an added region is sorted into a tree a logarithmic number of times,
+/// and a query visits a logarithmic number of trees. Removed regions are skipped at query time and dropped at the
+/// next rebuild, which happens once the additions reach half the index or the removals an eighth of it.
 /// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
 /// to the circle or polygon data, stored in the tree's order, and looks up the slot only for a hit.
 public struct RegionIndex: Sendable {
     public private(set) var store: RegionStore
     private var tree = PackedRTree()
     private var grid = CellGrid()
-    /// Boxes and shape references of the items added since `tree` was built; the first
-    /// `recent.itemCount` are in `recent`.
+    /// Boxes and shape references of the items added since `tree` was built; the first `levelled` of them are in
+    /// `levels`, each level a tree over the items that follow the previous level's.
     private var addedBoxes: [Double] = []
     private var addedShapes: [ShapeReference] = []
-    private var recent = PackedRTree()
+    private var levels: [PackedRTree] = []
+    private var levelled = 0
     private var removedSinceBuild = 0
 
-    /// Items in the unsorted tail before it is sorted into `recent`.
+    /// Items in the unsorted tail before it is sorted into a level.
     static let tailLimit = 64
 
     /// An empty index.
@@ -62,14 +66,22 @@ public struct RegionIndex: Sendable {
         return handle
     }
 
-    /// Past the unsorted tail's limit, sorts the recent items into their tree, or rebuilds once they are an eighth.
+    /// Past the unsorted tail's limit, sorts the tail into a level of its own, merged with the levels before it
+    /// while it is at least half their size; rebuilds once the added items are half the main tree.
     private mutating func settleAdditions() {
-        guard addedShapes.count - recent.itemCount > Self.tailLimit else { return }
-        if addedShapes.count > max(1024, tree.itemCount / 8) {
+        guard addedShapes.count - levelled > Self.tailLimit else { return }
+        if addedShapes.count > max(1024, tree.itemCount / 2) {
             rebuild()
-        } else {
-            recent = PackedRTree(boxes: addedBoxes, payloads: addedShapes.map(\.rawValue))
+            return
         }
+        var start = levelled
+        while let last = levels.last, 2 * (addedShapes.count - start) >= last.itemCount {
+            start -= last.itemCount
+            levels.removeLast()
+        }
+        levels.append(PackedRTree(boxes: Array(addedBoxes[4 * start ..< 4 * addedShapes.count]),
+                                  payloads: addedShapes[start...].map(\.rawValue)))
+        levelled = addedShapes.count
     }
 
     /// Removes a region; already removed handles are ignored, and another store's stop the process.
@@ -109,7 +121,8 @@ public struct RegionIndex: Sendable {
         }
         addedBoxes = []
         addedShapes = []
-        recent = PackedRTree()
+        levels = []
+        levelled = 0
         removedSinceBuild = 0
     }
 
@@ -136,18 +149,23 @@ public struct RegionIndex: Sendable {
     @inline(__always)
     private func forEachAddedCandidate(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (ShapeReference) -> Void) {
         guard !addedShapes.isEmpty else { return }
-        recent.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body(ShapeReference(rawValue: $0)) }
+        for level in levels {
+            level.search(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body(ShapeReference(rawValue: $0)) }
+        }
         addedBoxes.withUnsafeBufferPointer { b in
-            for item in recent.itemCount..<addedShapes.count {
+            for item in levelled..<addedShapes.count {
                 let p = 4 * item
                 if b[p] <= maxX && b[p + 1] <= maxY && b[p + 2] >= minX && b[p + 3] >= minY { body(addedShapes[item]) }
             }
         }
     }
 
+    /// The item counts of the trees over regions added since the last build, largest first.
+    var addedLevelSizes: [Int] { levels.map(\.itemCount) }
+
     /// Bytes held by the index and its store.
     public var memoryFootprint: Int {
-        store.memoryFootprint + tree.memoryFootprint + grid.memoryFootprint + recent.memoryFootprint + addedBoxes.capacity * 8 + addedShapes.capacity * 4
+        store.memoryFootprint + tree.memoryFootprint + grid.memoryFootprint + levels.reduce(0) { $0 + $1.memoryFootprint } + addedBoxes.capacity * 8 + addedShapes.capacity * 4
     }
 }
 

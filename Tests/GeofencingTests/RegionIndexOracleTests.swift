@@ -106,6 +106,24 @@ import TestSupport
         Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 60_000, seed: 13))
     }
 
+    /// Batches that leave three levels of halving size and an unsorted tail beside the main tree and its grid.
+    @Test func sameAnswersAsGEOSWithSeveralLevelsOfAddedRegions() throws {
+        var index = try RegionIndex(regions: Self.city)
+        let newcomers = TestRegions.city(count: 920, seed: 99, prefix: "c")
+        var added = 0
+        for size in [600, 200, 90, 30] {
+            _ = try index.add(validated: Array(newcomers[added..<(added + size)]))
+            added += size
+        }
+        // Sizes count parts (a multipolygon's polygons), so they are a little over the batches'.
+        let levels = index.addedLevelSizes
+        #expect(levels.count == 3)
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { 2 * $1 < $0 })
+        let regions = Self.city + newcomers
+        let handles = regions.map { index.handle(forID: $0.id)! }
+        Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 30_000, seed: 17))
+    }
+
     @Test func removedIDsCanBeAddedAgainWithANewHandle() throws {
         var index = try RegionIndex(regions: Array(Self.city.prefix(10)))
         let old = index.handle(forID: "r3")!
