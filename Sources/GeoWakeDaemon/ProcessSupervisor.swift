@@ -12,10 +12,17 @@ nonisolated(unsafe) private var childEnded: [Int32] = [-1, -1]
 /// SIGKILL, reaping — and keeps each client's record and process in the store after every change.
 public final class ProcessSupervisor: ClientActivation {
     var lifecycle: AppLifecycle
-    private var processes: [ClientKey: ProcessIdentity] = [:]
+    private var processes: [ClientKey: ProcessIdentity] = [:] {
+        didSet { revision &+= 1 }
+    }
     /// Processes found alive after a daemon restart: not our children, so watched through /proc, not waitpid.
     private var adopted: Set<ClientKey> = []
-    private var gids: [ClientKey: UInt32] = [:]
+    private var gids: [ClientKey: UInt32] = [:] {
+        didSet { revision &+= 1 }
+    }
+    /// Changes with `processes` and `gids`; with the lifecycle's own, tells `persist()` whether any row can differ.
+    private var revision = 0
+    private var savedRevisions: (lifecycle: Int, supervisor: Int)?
     /// Launched processes that have not connected yet.
     private var unconnected: Set<ClientKey> = []
     private var registrations: [ClientKey: (gid: UInt32, options: ClientOptions?)] = [:]
@@ -302,6 +309,8 @@ public final class ProcessSupervisor: ClientActivation {
     /// Writes every record that changed since the last write, in one transaction.
     func persist() {
         guard let daemon else { return }
+        let revisions = (lifecycle: lifecycle.revision, supervisor: revision)
+        guard savedRevisions.map({ $0 != revisions }) ?? true else { return }
         var current: [ClientKey: AppTable.Row] = [:]
         for (name, record) in lifecycle.apps {
             let client = key(name)
@@ -310,7 +319,10 @@ public final class ProcessSupervisor: ClientActivation {
         }
         let changed = current.filter { saved[$0.key] != $0.value }
         let removed = saved.keys.filter { current[$0] == nil }
-        guard !changed.isEmpty || !removed.isEmpty else { return }
+        guard !changed.isEmpty || !removed.isEmpty else {
+            savedRevisions = revisions
+            return
+        }
         // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk:
         // a daemon that forgot a process it stopped would leave it stopped for good. Budgets and timestamps alone
         // may be lost.
@@ -324,6 +336,7 @@ public final class ProcessSupervisor: ClientActivation {
             }
             if synced { try daemon.store.sync() }
             saved = current
+            savedRevisions = revisions
         } catch {
             logger.error("cannot store the clients' app states", metadata: ["error": "\(error)"])
         }

@@ -11,7 +11,11 @@ import Glibc
 /// Background fetches (`AppLifecycleFetch.swift`) launch or thaw a client on a schedule of its own.
 public struct AppLifecycle: Sendable {
     public var settings: LifecycleSettings
-    public internal(set) var apps: [String: AppRecord] = [:]
+    public internal(set) var apps: [String: AppRecord] = [:] {
+        didSet { revision &+= 1 }
+    }
+    /// Changes with every change to `apps`, so that a caller saving them can tell a turn that changed nothing in O(1).
+    public private(set) var revision = 0
 
     public init(settings: LifecycleSettings = LifecycleSettings()) {
         self.settings = settings
@@ -196,7 +200,9 @@ public struct AppLifecycle: Sendable {
     /// Fires what is due at `now`: warnings, suspensions, overrun terminations, kills, crash-loop relaunches.
     public mutating func advance(to now: Timestamp) -> [LifecycleAction] {
         var actions: [LifecycleAction] = []
-        for client in apps.keys.sorted() {
+        // Only these states have deadlines; a thousand idle clients cost a filter, not a sort, each turn.
+        let timed = apps.filter { [.background, .terminating, .crashLoop].contains($0.value.state) }
+        for client in timed.keys.sorted() {
             let app = apps[client]!
             switch app.state {
             case .background:

@@ -40,7 +40,8 @@ extension AppLifecycle {
     /// disabled, force-quit without relaunch, crash-looping or being terminated.
     mutating func startDueFetches(at now: Timestamp) -> [LifecycleAction] {
         var actions: [LifecycleAction] = []
-        for client in apps.keys.sorted() {
+        let due = apps.filter { guard let fetch = $0.value.fetch else { return false }; return !fetch.isRunning && fetch.due <= now }
+        for client in due.keys.sorted() {
             guard var app = apps[client], let fetch = app.fetch, !fetch.isRunning, fetch.due <= now else { continue }
             let blocked = app.disabled || (app.forceQuit && !app.options.relaunchAfterForceQuit)
             switch app.state {
