@@ -34,7 +34,7 @@ struct RegionGroup {
     /// stored state.
     init(rules: RegionMonitorConfiguration, restoring stored: StoredRegions) throws {
         let entries = stored.entries
-        let loaded = try stored.collection.withUnsafeBytes { (bytes) throws(RegionLoadError) in
+        let loaded = try stored.document.withUnsafeBytes { (bytes) throws(RegionLoadError) in
             try RegionLoader.load(bytes: bytes, name: "the store") {
                 Array(SharedRegions.sharedID(entries[$0].owner, entries[$0].regionID).utf8)
             }

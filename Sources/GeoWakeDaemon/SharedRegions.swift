@@ -75,11 +75,24 @@ struct SharedRegions {
     }
 
     /// Puts back every stored region at a start, each rule group's regions loaded and indexed once; call before
-    /// anything is added.
-    mutating func restore(_ stored: [RegionMonitorConfiguration: StoredRegions]) throws {
-        for (rules, regions) in stored {
+    /// anything is added. Takes the documents out of `stored` (each is megabytes: never copied).
+    mutating func restore(_ stored: inout [RegionMonitorConfiguration: StoredRegions]) throws {
+        for rules in Array(stored.keys) {
+            var regions = stored.removeValue(forKey: rules)!
+            regions.close()
             let group = try RegionGroup(rules: rules, restoring: regions)
-            for (handle, entry) in group.entries { handles[entry.owner, default: [:]][entry.regionID] = handle }
+            // Entries come owner by owner: each owner's ids go in as one dictionary.
+            var run: [String: RegionHandle] = [:]
+            var runOwner: ClientKey?
+            for (handle, entry) in zip(group.monitor.regions.store.handles, regions.entries) {
+                if entry.owner != runOwner {
+                    if let runOwner { handles[runOwner, default: [:]].merge(run) { $1 } }
+                    run = [:]
+                    runOwner = entry.owner
+                }
+                run[entry.regionID] = handle
+            }
+            if let runOwner { handles[runOwner, default: [:]].merge(run) { $1 } }
             groups[rules] = group
         }
     }
