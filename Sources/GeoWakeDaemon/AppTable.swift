@@ -6,17 +6,6 @@ import ProcessLifecycle
 /// Each client's lifecycle record, process and registering gid in the store, so that a daemon killed while
 /// a client is suspended finds it again after its restart (pid and start time, never a reused pid).
 enum AppTable {
-    static func registerMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2-wake-app-state") { db in
-            try db.execute(sql: """
-                CREATE TABLE app (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, gid INTEGER NOT NULL, record TEXT NOT NULL,
-                    pid INTEGER, startTime INTEGER,
-                    PRIMARY KEY (uid, clientID));
-                """)
-        }
-    }
-
     struct Row: Equatable {
         var gid: UInt32
         var record: AppRecord

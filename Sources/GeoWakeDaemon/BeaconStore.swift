@@ -8,21 +8,6 @@ import GRDB
 /// last matching sighting (time and beacon), written with the events of the turn that saw it, so a restarted daemon
 /// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
 extension Daemon {
-    static func registerBeaconMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v21-beacons-regions-ranging") { db in
-            try db.execute(sql: """
-                CREATE TABLE beaconRegion (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
-                    since INTEGER, lastSeen INTEGER, beacon TEXT,
-                    PRIMARY KEY (uid, clientID, regionID));
-                CREATE TABLE beaconRanging (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, constraintKey TEXT NOT NULL,
-                    uuid TEXT NOT NULL, major INTEGER, minor INTEGER,
-                    PRIMARY KEY (uid, clientID, constraintKey));
-                """)
-        }
-    }
-
     static func storeBeaconRegion(_ db: Database, _ monitored: BeaconSubscriptions.Monitored) throws {
         let sighting = monitored.lastSighting
         try db.cachedStatement(sql: """

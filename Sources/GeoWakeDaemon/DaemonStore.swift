@@ -7,7 +7,7 @@ import GRDB
 public final class DaemonStore {
     public let queue: DatabaseQueue
     let checkpoint = WALCheckpoint()
-    /// This run's store epoch (see `StoreEpoch`): every event queued in this run carries it.
+    /// This run's store epoch (`DaemonStore+Epoch.swift`): every event queued in this run carries it.
     private(set) var epoch: Int64 = 0
     let durability: Durability
 
@@ -32,7 +32,7 @@ public final class DaemonStore {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(queue)
-            epoch = try StoreEpoch.begin(queue)
+            epoch = try Self.beginEpoch(queue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StartupError(.inUse, "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
         } catch let error as DatabaseError {
@@ -114,46 +114,6 @@ public final class DaemonStore {
     /// Checkpoints the WAL once it passed `WALCheckpoint.pages`; the loop calls it after a turn's deliveries.
     func checkpointIfDue() throws {
         if checkpoint.isDue { try checkpoint.run(queue) }
-    }
-
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-clients-regions-outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE client (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, launch TEXT, options TEXT,
-                    disabled INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (uid, clientID));
-                CREATE TABLE subscription (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, kind TEXT NOT NULL, options TEXT NOT NULL,
-                    PRIMARY KEY (uid, clientID, kind));
-                CREATE TABLE region (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
-                    state TEXT NOT NULL DEFAULT 'unknown', since INTEGER,
-                    PRIMARY KEY (uid, clientID, regionID));
-                CREATE TABLE outbox (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL,
-                    created INTEGER NOT NULL,
-                    PRIMARY KEY (uid, clientID, seq));
-                CREATE TABLE source (
-                    description TEXT PRIMARY KEY, position INTEGER NOT NULL);
-                """)
-        }
-        Daemon.registerPendingLimitMigration(&migrator)
-        ServiceMemory.registerMigration(&migrator)
-        AppTable.registerMigrations(&migrator)
-        RegionRules.registerMigration(&migrator)
-        // A region's dwell is sent once per stay, across restarts.
-        migrator.registerMigration("v23-dwell-sent") { db in
-            try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")
-        }
-        Daemon.registerBeaconMigrations(&migrator)
-        OutboxTable.registerMigrations(&migrator)
-        StoreEpoch.registerMigration(&migrator)
-        migrator.registerMigration("v26-sync-mark") { db in
-            try db.execute(sql: "CREATE TABLE syncMark (value INTEGER NOT NULL); INSERT INTO syncMark (value) VALUES (0)")
-        }
-        return migrator
     }
 
     /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.

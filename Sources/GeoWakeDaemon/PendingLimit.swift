@@ -7,19 +7,6 @@ import GeoWakeProtocol
 /// admitting an event costs one row read, not a count of the outbox. Events past the limit are counted in `dropped`;
 /// once there is room, an `eventsDropped` status event with that count is queued before the next event.
 extension Daemon {
-    static let pendingLimitMigration = "v2-serve-pending-limit"
-
-    static func registerPendingLimitMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(pendingLimitMigration) { db in
-            try db.execute(sql: """
-                ALTER TABLE client ADD COLUMN ackedThrough INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE client ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
-                UPDATE client SET ackedThrough = lastSeq - (SELECT COUNT(*) FROM outbox
-                    WHERE outbox.uid = client.uid AND outbox.clientID = client.clientID);
-                """)
-        }
-    }
-
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
     /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
     @discardableResult

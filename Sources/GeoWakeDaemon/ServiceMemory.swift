@@ -7,8 +7,6 @@ import LocationServices
 /// changed it. Standard and significant-change memories change only when they deliver; a visit detector's changes
 /// with every fix during a stay.
 struct ServiceMemory {
-    static let migration = "v2-serve-service-memory"
-
     let client: ClientKey
     let kind: String
     let json: String
@@ -32,12 +30,6 @@ struct ServiceMemory {
         if let lastSeen = memory.lastSeen { writer.field("lastSeen", Int(lastSeen.millisecondsSince1970)) }
         writer.endObject()
         json = String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    static func registerMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migration) { db in
-            try db.execute(sql: "ALTER TABLE subscription ADD COLUMN memory TEXT")
-        }
     }
 
     func store(_ db: Database) throws {

@@ -60,14 +60,6 @@ extension RegionMonitorConfiguration {
 
 /// Stored in the client's row, so `unregister` forgets them with the client.
 extension RegionRules {
-    static let migration = "v22-rules-client-region-rules"
-
-    static func registerMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migration) { db in
-            try db.execute(sql: "ALTER TABLE client ADD COLUMN regionRules TEXT")
-        }
-    }
-
     func store(_ db: Database, for client: ClientKey) throws {
         try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
                        arguments: [self == RegionRules() ? nil : json, client.uid, client.clientID])
