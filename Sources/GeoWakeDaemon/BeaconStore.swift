@@ -31,30 +31,25 @@ extension Daemon {
 
     /// Puts every stored beacon region and constraint back, inside ones without an event.
     func restoreBeacons() throws {
-        let (regionRows, rangingRows) = try store.read { db in
-            (try Row.fetchAll(db, sql: "SELECT * FROM beaconRegion ORDER BY uid, clientID, regionID"),
-             try Row.fetchAll(db, sql: "SELECT * FROM beaconRanging"))
-        }
-        for row in regionRows {
-            let owner = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            let feature: String = row["feature"]
-            guard let object = try? JSONValue(parsing: feature), let region = try? BeaconRegionFile.beaconRegion(object) else {
-                logger.error("a stored beacon region does not read back", metadata: ["region": "\(row["regionID"] as String)"])
+        let stored = try store.beacons()
+        for record in stored.regions {
+            guard let object = try? JSONValue(parsing: record.feature), let region = try? BeaconRegionFile.beaconRegion(object) else {
+                logger.error("a stored beacon region does not read back", metadata: ["region": "\(record.regionID)"])
                 continue
             }
             var last: (Timestamp, Beacon)?
-            if let seen = row["lastSeen"] as Int64?, let text = row["beacon"] as String?, let beacon = Self.beacon(text) {
+            if let seen = record.lastSeen, let text = record.beacon, let beacon = Self.beacon(text) {
                 last = (Timestamp(millisecondsSince1970: seen), beacon)
             }
-            beacons.subscriptions.add(region, feature: feature, owner: owner,
-                                      since: (row["since"] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
+            beacons.subscriptions.add(region, feature: record.feature, owner: record.owner,
+                                      since: record.since.map { Timestamp(millisecondsSince1970: $0) },
                                       lastSighting: last)
         }
-        for row in rangingRows {
-            guard let uuid = BeaconUUID(row["uuid"] as String) else { continue }
-            let constraint = BeaconSubscriptions.Constraint(uuid: uuid, major: (row["major"] as Int64?).map { UInt16($0) },
-                                                             minor: (row["minor"] as Int64?).map { UInt16($0) })
-            beacons.subscriptions.startRanging(constraint, for: ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"]))
+        for record in stored.ranging {
+            guard let uuid = BeaconUUID(record.uuid) else { continue }
+            let constraint = BeaconSubscriptions.Constraint(uuid: uuid, major: record.major.map { UInt16($0) },
+                                                             minor: record.minor.map { UInt16($0) })
+            beacons.subscriptions.startRanging(constraint, for: record.client)
         }
     }
 

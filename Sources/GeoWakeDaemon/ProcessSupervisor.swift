@@ -60,8 +60,9 @@ public final class ProcessSupervisor: ClientActivation {
                                                  attributes: [.posixPermissions: 0o700])
         let now = clock()
         do {
-            let (clients, rows) = try daemon.store.read { db in (try AppTable.clients(db), try AppTable.load(db)) }
-            for (key, options) in clients {
+            let (clients, rows) = (try daemon.store.clients(), try daemon.store.apps())
+            for client in clients {
+                let key = client.key, options = client.options.flatMap { try? JSONValue(parsing: $0).object }
                 let name = Self.name(key)
                 let clientOptions = (try? Self.clientOptions(options)) ?? ClientOptions()
                 if var row = rows[key] {
@@ -285,7 +286,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     func launchCommand(_ client: ClientKey) -> [String]? {
-        (try? daemon?.store.read { db in try AppTable.launchCommand(db, client) }) ?? nil
+        (try? daemon?.store.launchCommand(of: client)) ?? nil
     }
 
     private func logPath(_ client: ClientKey?) -> String {

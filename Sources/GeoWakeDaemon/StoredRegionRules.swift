@@ -64,14 +64,4 @@ extension RegionRules {
         try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
                        arguments: [self == RegionRules() ? nil : json, client.uid, client.clientID])
     }
-
-    /// Every client's stored choice.
-    static func all(_ db: Database) throws -> [ClientKey: RegionRules] {
-        let rows = try Row.fetchAll(db, sql: "SELECT uid, clientID, regionRules FROM client WHERE regionRules IS NOT NULL")
-        var all: [ClientKey: RegionRules] = [:]
-        for row in rows {
-            all[ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])] = RegionRules(json: row["regionRules"])
-        }
-        return all
-    }
 }
