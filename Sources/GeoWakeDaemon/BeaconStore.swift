@@ -2,31 +2,18 @@ import Beacons
 import Foundation
 import GeoWakeCore
 import GeoWakeProtocol
-import GRDB
 
 /// Beacon regions with their monitoring state, and ranging constraints, in the store. A region inside keeps its
 /// last matching sighting (time and beacon), written with the events of the turn that saw it, so a restarted daemon
 /// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
 extension Daemon {
-    static func storeBeaconRegion(_ db: Database, _ monitored: BeaconSubscriptions.Monitored) throws {
+    /// A monitored beacon region as its store record.
+    static func storeBeaconRegion(_ transaction: StoreTransaction, _ monitored: BeaconSubscriptions.Monitored) throws {
         let sighting = monitored.lastSighting
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO beaconRegion (uid, clientID, regionID, feature, since, lastSeen, beacon)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [monitored.owner.uid, monitored.owner.clientID, monitored.region.id, monitored.feature,
-                                     monitored.since?.millisecondsSince1970, sighting?.time.millisecondsSince1970,
-                                     sighting.map { Self.beaconText($0.beacon) }])
-    }
-
-    static func deleteBeaconRegion(_ db: Database, _ owner: ClientKey, _ regionID: String) throws {
-        try db.execute(sql: "DELETE FROM beaconRegion WHERE uid = ? AND clientID = ? AND regionID = ?",
-                       arguments: [owner.uid, owner.clientID, regionID])
-    }
-
-    static func deleteBeacons(_ db: Database, of owner: ClientKey) throws {
-        for table in ["beaconRegion", "beaconRanging"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [owner.uid, owner.clientID])
-        }
+        try transaction.save(BeaconRegionRecord(uid: monitored.owner.uid, clientID: monitored.owner.clientID, regionID: monitored.region.id,
+                                                feature: monitored.feature, since: monitored.since?.millisecondsSince1970,
+                                                lastSeen: sighting?.time.millisecondsSince1970,
+                                                beacon: sighting.map { Self.beaconText($0.beacon) }))
     }
 
     /// Puts every stored beacon region and constraint back, inside ones without an event.

@@ -12,17 +12,17 @@ enum AppTable {
     }
 }
 
-extension AppTable {
-    static func save(_ db: Database, _ key: ClientKey, _ row: Row) throws {
-        let record = String(decoding: try JSONEncoder().encode(row.record), as: UTF8.self)
+extension StoreTransaction {
+    func save(_ app: AppTable.Row, for client: ClientKey) throws {
+        let record = String(decoding: try JSONEncoder().encode(app.record), as: UTF8.self)
         // A cached statement: the supervisor saves a record at every change of an app's state.
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO app (uid, clientID, gid, record, pid, startTime) VALUES (?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [key.uid, key.clientID, row.gid, record, row.process.map { Int64($0.pid) },
-                                 row.process.map { Int64($0.startTime) }])
+            .execute(arguments: [client.uid, client.clientID, app.gid, record, app.process.map { Int64($0.pid) },
+                                 app.process.map { Int64($0.startTime) }])
     }
 
-    static func delete(_ db: Database, _ key: ClientKey) throws {
-        try db.execute(sql: "DELETE FROM app WHERE uid = ? AND clientID = ?", arguments: [key.uid, key.clientID])
+    func deleteApp(of client: ClientKey) throws {
+        try db.execute(sql: "DELETE FROM app WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
     }
 }
 

@@ -31,6 +31,30 @@ struct BeaconRangingRecord: Codable, FetchableRecord, PersistableRecord {
     var client: ClientKey { ClientKey(uid: uid, clientID: clientID) }
 }
 
+extension StoreTransaction {
+    func save(_ region: BeaconRegionRecord) throws {
+        try region.insert(db, onConflict: .replace)
+    }
+
+    func deleteBeaconRegion(_ regionID: String, of owner: ClientKey) throws {
+        try BeaconRegionRecord.deleteOne(db, key: ["uid": owner.uid, "clientID": owner.clientID, "regionID": regionID])
+    }
+
+    func save(_ ranging: BeaconRangingRecord) throws {
+        try ranging.insert(db, onConflict: .replace)
+    }
+
+    func deleteRanging(_ constraintKey: String, of client: ClientKey) throws {
+        try BeaconRangingRecord.deleteOne(db, key: ["uid": client.uid, "clientID": client.clientID, "constraintKey": constraintKey])
+    }
+
+    /// `unregister`'s part: the client's beacon regions and ranging constraints.
+    func deleteBeacons(of owner: ClientKey) throws {
+        try BeaconRegionRecord.filter(Column("uid") == owner.uid && Column("clientID") == owner.clientID).deleteAll(db)
+        try BeaconRangingRecord.filter(Column("uid") == owner.uid && Column("clientID") == owner.clientID).deleteAll(db)
+    }
+}
+
 extension DaemonStore {
     /// Every stored beacon region, by owner and id, and every ranging constraint.
     func beacons() throws -> (regions: [BeaconRegionRecord], ranging: [BeaconRangingRecord]) {

@@ -37,6 +37,74 @@ struct ClientSummary: Decodable, FetchableRecord {
     var pending: Int
 }
 
+extension StoreTransaction {
+    func client(_ key: ClientKey) throws -> ClientRecord? {
+        try ClientRecord.fetchOne(db, key: ["uid": key.uid, "clientID": key.clientID])
+    }
+
+    func insert(_ client: ClientRecord) throws {
+        try client.insert(db)
+    }
+
+    func clientCount(uid: UInt32) throws -> Int {
+        try ClientRecord.filter(Column("uid") == uid).fetchCount(db)
+    }
+
+    /// A registration again: the launch command and options it gives replace the stored ones; nil keeps them.
+    func updateRegistration(of key: ClientKey, launch: String?, options: String?) throws {
+        if let launch {
+            try db.cachedStatement(sql: "UPDATE client SET launch = ? WHERE uid = ? AND clientID = ?").execute(arguments: [launch, key.uid, key.clientID])
+        }
+        if let options {
+            try db.cachedStatement(sql: "UPDATE client SET options = ? WHERE uid = ? AND clientID = ?").execute(arguments: [options, key.uid, key.clientID])
+        }
+    }
+
+    func setDisabled(_ disabled: Bool, for key: ClientKey) throws {
+        try db.execute(sql: "UPDATE client SET disabled = ? WHERE uid = ? AND clientID = ?", arguments: [disabled, key.uid, key.clientID])
+    }
+
+    /// The client's region rules as it chose them; no choice at all is stored as NULL.
+    func setRegionRules(_ rules: RegionRules, for key: ClientKey) throws {
+        try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
+                       arguments: [rules == RegionRules() ? nil : rules.json, key.uid, key.clientID])
+    }
+
+    /// The explicit stop: the client with its subscriptions, regions and undelivered events (its beacon regions are
+    /// `deleteBeacons(of:)`).
+    func deleteClient(_ key: ClientKey) throws {
+        for table in ["outbox", "region", "subscription", "client"] {
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [key.uid, key.clientID])
+        }
+    }
+
+    // The pending limit's books, read and written on a fix's way out: raw cached statements.
+
+    func lastSeq(of key: ClientKey) throws -> Int64 {
+        try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, key.uid).bind(2, key.clientID).run() ?? 0
+    }
+
+    /// Whether the client is disabled, its pending events and those dropped; nil for no such client.
+    func pendingBooks(of key: ClientKey) throws -> (disabled: Bool, pending: Int, dropped: Int)? {
+        try db.raw("SELECT disabled, lastSeq - ackedThrough, dropped FROM client WHERE uid = ? AND clientID = ?")
+            .bind(1, key.uid).bind(2, key.clientID).run { (disabled: $0[0] != 0, pending: Int($0[1]), dropped: Int($0[2])) }
+    }
+
+    /// Unacknowledged events of a client, without counting the outbox.
+    func pendingCount(of key: ClientKey) throws -> Int {
+        Int(try db.raw("SELECT lastSeq - ackedThrough FROM client WHERE uid = ? AND clientID = ?").bind(1, key.uid).bind(2, key.clientID).run() ?? 0)
+    }
+
+    func countDroppedEvent(of key: ClientKey) throws {
+        try db.raw("UPDATE client SET dropped = dropped + 1 WHERE uid = ? AND clientID = ?").bind(1, key.uid).bind(2, key.clientID).run()
+    }
+
+    /// After the `eventsDropped` event that told the client the count.
+    func clearDropped(of key: ClientKey) throws {
+        try db.cachedStatement(sql: "UPDATE client SET dropped = 0 WHERE uid = ? AND clientID = ?").execute(arguments: [key.uid, key.clientID])
+    }
+}
+
 extension DaemonStore {
     func clientExists(_ key: ClientKey) throws -> Bool {
         try read { db in try ClientRecord.exists(db, key: ["uid": key.uid, "clientID": key.clientID]) }

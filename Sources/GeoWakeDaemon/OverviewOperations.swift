@@ -1,6 +1,5 @@
 import GeoWakeCore
 import GeoWakeProtocol
-import GRDB
 
 /// A `list` or `subscriptions` result before beacon regions join it and its page is cut.
 struct Subscriptions {
@@ -42,9 +41,7 @@ extension Daemon {
 
     func disable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
-        try storeWrite { db in
-            try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-        }
+        try storeWrite { transaction in try transaction.setDisabled(true, for: client) }
         if let connection = connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
         activation.disabled(client)
         return [:]
@@ -52,9 +49,7 @@ extension Daemon {
 
     func enable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
-        try storeWrite { db in
-            try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-        }
+        try storeWrite { transaction in try transaction.setDisabled(false, for: client) }
         activation.enabled(client)
         return [:]
     }

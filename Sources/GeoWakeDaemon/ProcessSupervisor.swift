@@ -1,6 +1,5 @@
 import Foundation
 import GeoWakeCore
-import GRDB
 import Logging
 import ProcessLifecycle
 import GeoWakeProtocol
@@ -319,9 +318,9 @@ public final class ProcessSupervisor: ClientActivation {
             saved[client]?.process != row.process || saved[client]?.record.state != row.record.state
         }
         do {
-            try daemon.store.write(synced: synced) { db in
-                for (client, row) in changed { try AppTable.save(db, client, row) }
-                for client in removed { try AppTable.delete(db, client) }
+            try daemon.store.write(synced: synced) { transaction in
+                for (client, row) in changed { try transaction.save(row, for: client) }
+                for client in removed { try transaction.deleteApp(of: client) }
             }
             if synced { try daemon.store.sync() }
             saved = current

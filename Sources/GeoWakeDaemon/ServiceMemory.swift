@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import JSONLines
 import LocationServices
 
@@ -30,10 +29,5 @@ struct ServiceMemory {
         if let lastSeen = memory.lastSeen { writer.field("lastSeen", Int(lastSeen.millisecondsSince1970)) }
         writer.endObject()
         json = String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    func store(_ db: Database) throws {
-        try db.raw("UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?")
-            .bind(1, json).bind(2, client.uid).bind(3, client.clientID).bind(4, kind).run()
     }
 }

@@ -1,5 +1,4 @@
 import GeoWakeProtocol
-import GRDB
 import Geofencing
 
 /// A client's region rules (`RegionRules`, as its `monitor` gave them) over `geowaked`'s flags: a field it left out
@@ -60,8 +59,7 @@ extension RegionMonitorConfiguration {
 
 /// Stored in the client's row, so `unregister` forgets them with the client.
 extension RegionRules {
-    func store(_ db: Database, for client: ClientKey) throws {
-        try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
-                       arguments: [self == RegionRules() ? nil : json, client.uid, client.clientID])
+    func store(_ transaction: StoreTransaction, for client: ClientKey) throws {
+        try transaction.setRegionRules(self, for: client)
     }
 }
