@@ -4,8 +4,8 @@ import GRDB
 
 /// The one SQLite file: clients, subscriptions, regions with their monitoring state, the outbox, app states, beacon
 /// regions and the source position. Its tables are typed records with their statements, one file each
-/// (`DaemonStore+Client.swift`, `+Outbox`, …); every change goes through `write`, in one transaction with the events
-/// it produced.
+/// (`DaemonStore+Client.swift`, `+Outbox`, …); every change a request, a fix or the launcher makes goes through
+/// `write`, in one transaction with the events it produced.
 public final class DaemonStore {
     public let queue: DatabaseQueue
     let checkpoint = WALCheckpoint()
