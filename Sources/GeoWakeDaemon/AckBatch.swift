@@ -1,5 +1,4 @@
 import GeoWakeProtocol
-import GRDB
 
 /// Acks are applied in one transaction per loop turn instead of one each: a subscriber acks every event, and each
 /// commit is a WAL write on the loop thread that fixes wait behind. A reply still follows its ack's commit, and any
@@ -10,20 +9,18 @@ extension Daemon {
     /// An ack of an earlier epoch (a client that handled events a power cut then took from the store) acknowledges
     /// only the events it can name: those of its epoch up to its seq, never a later epoch's event that reuses the
     /// number.
-    func acknowledge(_ request: Request, _ db: Database) throws -> [String: JSONValue] {
+    func acknowledge(_ request: Request, _ transaction: StoreTransaction) throws -> [String: JSONValue] {
         let client = try request.client()
         let ack = try ProtocolError.reading { () throws(RequestError) in try AckRequest(fields: request.fields) }
         var seq = ack.seq
-        let last = try db.raw("SELECT lastSeq FROM client WHERE uid = ? AND clientID = ?").bind(1, client.uid).bind(2, client.clientID).run() ?? 0
-        if let epoch = ack.epoch, epoch < store.epoch {
-            // The first later-epoch event, if any (MIN over no rows would read as a NULL, which `run` takes for 0).
-            let later = try db.raw("SELECT seq FROM outbox WHERE uid = ? AND clientID = ? AND epoch > ? ORDER BY seq LIMIT 1")
-                .bind(1, client.uid).bind(2, client.clientID).bind(3, epoch).run()
+        let last = try transaction.lastSeq(of: client)
+        if let epoch = ack.epoch, epoch < transaction.epoch {
+            let later = try transaction.firstSeq(of: client, afterEpoch: epoch)
             seq = min(seq, last, (later ?? Int64.max) - 1)
         }
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-        try acknowledge(db, client, through: seq)
-        return ["acked": .integer(seq), "pending": .integer(try pending(db, client))]
+        try acknowledge(transaction, client, through: seq)
+        return ["acked": .integer(seq), "pending": .integer(try transaction.pendingCount(of: client))]
     }
 
     /// Applies the acks read this turn, several each in a savepoint of one transaction (a bad one fails alone), then
@@ -39,13 +36,13 @@ extension Daemon {
         }
         var results: [Result<[String: JSONValue], ProtocolError>] = []
         do {
-            try store.write { db in
+            try store.write { transaction in
                 for request in requests {
                     var result: Result<[String: JSONValue], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
-                    try db.inSavepoint {
-                        result = Self.result { try acknowledge(request, db) }
-                        if case .success = result { return .commit }
-                        return .rollback
+                    try transaction.inSavepoint {
+                        result = Self.result { try acknowledge(request, transaction) }
+                        if case .success = result { return true }
+                        return false
                     }
                     results.append(result)
                 }

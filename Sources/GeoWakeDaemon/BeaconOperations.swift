@@ -1,6 +1,5 @@
 import Beacons
 import GeoWakeCore
-import GRDB
 import JSONLines
 import GeoWakeProtocol
 
@@ -11,10 +10,10 @@ extension Daemon {
     func startRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let constraint = try Self.constraint(request)
-        try storeWrite { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO beaconRanging (uid, clientID, constraintKey, uuid, major, minor) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [client.uid, client.clientID, constraint.key, constraint.uuid.description,
-                                       constraint.major.map { Int($0) }, constraint.minor.map { Int($0) }])
+        try storeWrite { transaction in
+            try transaction.save(BeaconRangingRecord(uid: client.uid, clientID: client.clientID, constraintKey: constraint.key,
+                                                     uuid: constraint.uuid.description, major: constraint.major.map { Int64($0) },
+                                                     minor: constraint.minor.map { Int64($0) }))
         }
         beacons.subscriptions.startRanging(constraint, for: client)
         return [:]
@@ -23,17 +22,14 @@ extension Daemon {
     func stopRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let constraint = try Self.constraint(request)
-        try storeWrite { db in
-            try db.execute(sql: "DELETE FROM beaconRanging WHERE uid = ? AND clientID = ? AND constraintKey = ?",
-                           arguments: [client.uid, client.clientID, constraint.key])
-        }
+        try storeWrite { transaction in try transaction.deleteRanging(constraint.key, of: client) }
         beacons.subscriptions.stopRanging(constraint, for: client)
         return [:]
     }
 
     /// `unregister`'s beacon part: the client's beacon regions and ranging go with it.
     func forgetBeacons(of client: ClientKey) throws(ProtocolError) {
-        try storeWrite { db in try Self.deleteBeacons(db, of: client) }
+        try storeWrite { transaction in try transaction.deleteBeacons(of: client) }
         beacons.subscriptions.removeAll(of: client)
     }
 
@@ -71,9 +67,9 @@ extension Daemon {
             line.removeLast()
             events.append((client, .beacon, line + ",\"reason\":\"regionRemoved\"}"))
         }
-        try storeWrite { db in
-            for id in beaconIDs { try Self.deleteBeaconRegion(db, client, id) }
-            try enqueue(db, events, now: now)
+        try storeWrite { transaction in
+            for id in beaconIDs { try transaction.deleteBeaconRegion(id, of: client) }
+            try enqueue(transaction, events, now: now)
         }
         notify(events)
         return ["removed": .array(ids.map(JSONValue.string))]

@@ -1,7 +1,6 @@
 import Beacons
 import Foundation
 import GeoWakeCore
-import GRDB
 import JSONLines
 import GeoWakeProtocol
 
@@ -129,13 +128,13 @@ extension Daemon {
             let now = beacons.lastSighting?.time ?? clock.wall()
             var queued: [QueuedEvent] = []
             do {
-                try store.write { db in
+                try store.write { transaction in
                     for key in outcome.changed {
                         guard let monitored = beacons.subscriptions.region(key.owner, key.regionID) else { continue }
-                        try Self.storeBeaconRegion(db, monitored)
+                        try Self.storeBeaconRegion(transaction, monitored)
                     }
-                    queued = try enqueue(db, events, now: now)
-                    if let position, let key = beacons.positionKey { try DaemonStore.setSourcePosition(db, key, position) }
+                    queued = try enqueue(transaction, events, now: now)
+                    if let position, let key = beacons.positionKey { try transaction.setSourcePosition(position, of: key) }
                 }
             } catch {
                 queued = []

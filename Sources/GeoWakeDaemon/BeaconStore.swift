@@ -2,74 +2,41 @@ import Beacons
 import Foundation
 import GeoWakeCore
 import GeoWakeProtocol
-import GRDB
 
 /// Beacon regions with their monitoring state, and ranging constraints, in the store. A region inside keeps its
 /// last matching sighting (time and beacon), written with the events of the turn that saw it, so a restarted daemon
 /// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
 extension Daemon {
-    static func registerBeaconMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v21-beacons-regions-ranging") { db in
-            try db.execute(sql: """
-                CREATE TABLE beaconRegion (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
-                    since INTEGER, lastSeen INTEGER, beacon TEXT,
-                    PRIMARY KEY (uid, clientID, regionID));
-                CREATE TABLE beaconRanging (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, constraintKey TEXT NOT NULL,
-                    uuid TEXT NOT NULL, major INTEGER, minor INTEGER,
-                    PRIMARY KEY (uid, clientID, constraintKey));
-                """)
-        }
-    }
-
-    static func storeBeaconRegion(_ db: Database, _ monitored: BeaconSubscriptions.Monitored) throws {
+    /// A monitored beacon region as its store record.
+    static func storeBeaconRegion(_ transaction: StoreTransaction, _ monitored: BeaconSubscriptions.Monitored) throws {
         let sighting = monitored.lastSighting
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO beaconRegion (uid, clientID, regionID, feature, since, lastSeen, beacon)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [monitored.owner.uid, monitored.owner.clientID, monitored.region.id, monitored.feature,
-                                     monitored.since?.millisecondsSince1970, sighting?.time.millisecondsSince1970,
-                                     sighting.map { Self.beaconText($0.beacon) }])
-    }
-
-    static func deleteBeaconRegion(_ db: Database, _ owner: ClientKey, _ regionID: String) throws {
-        try db.execute(sql: "DELETE FROM beaconRegion WHERE uid = ? AND clientID = ? AND regionID = ?",
-                       arguments: [owner.uid, owner.clientID, regionID])
-    }
-
-    static func deleteBeacons(_ db: Database, of owner: ClientKey) throws {
-        for table in ["beaconRegion", "beaconRanging"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?", arguments: [owner.uid, owner.clientID])
-        }
+        try transaction.save(BeaconRegionRecord(uid: monitored.owner.uid, clientID: monitored.owner.clientID, regionID: monitored.region.id,
+                                                feature: monitored.feature, since: monitored.since?.millisecondsSince1970,
+                                                lastSeen: sighting?.time.millisecondsSince1970,
+                                                beacon: sighting.map { Self.beaconText($0.beacon) }))
     }
 
     /// Puts every stored beacon region and constraint back, inside ones without an event.
     func restoreBeacons() throws {
-        let (regionRows, rangingRows) = try store.read { db in
-            (try Row.fetchAll(db, sql: "SELECT * FROM beaconRegion ORDER BY uid, clientID, regionID"),
-             try Row.fetchAll(db, sql: "SELECT * FROM beaconRanging"))
-        }
-        for row in regionRows {
-            let owner = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            let feature: String = row["feature"]
-            guard let object = try? JSONValue(parsing: feature), let region = try? BeaconRegionFile.beaconRegion(object) else {
-                logger.error("a stored beacon region does not read back", metadata: ["region": "\(row["regionID"] as String)"])
+        let stored = try store.beacons()
+        for record in stored.regions {
+            guard let object = try? JSONValue(parsing: record.feature), let region = try? BeaconRegionFile.beaconRegion(object) else {
+                logger.error("a stored beacon region does not read back", metadata: ["region": "\(record.regionID)"])
                 continue
             }
             var last: (Timestamp, Beacon)?
-            if let seen = row["lastSeen"] as Int64?, let text = row["beacon"] as String?, let beacon = Self.beacon(text) {
+            if let seen = record.lastSeen, let text = record.beacon, let beacon = Self.beacon(text) {
                 last = (Timestamp(millisecondsSince1970: seen), beacon)
             }
-            beacons.subscriptions.add(region, feature: feature, owner: owner,
-                                      since: (row["since"] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
+            beacons.subscriptions.add(region, feature: record.feature, owner: record.owner,
+                                      since: record.since.map { Timestamp(millisecondsSince1970: $0) },
                                       lastSighting: last)
         }
-        for row in rangingRows {
-            guard let uuid = BeaconUUID(row["uuid"] as String) else { continue }
-            let constraint = BeaconSubscriptions.Constraint(uuid: uuid, major: (row["major"] as Int64?).map { UInt16($0) },
-                                                             minor: (row["minor"] as Int64?).map { UInt16($0) })
-            beacons.subscriptions.startRanging(constraint, for: ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"]))
+        for record in stored.ranging {
+            guard let uuid = BeaconUUID(record.uuid) else { continue }
+            let constraint = BeaconSubscriptions.Constraint(uuid: uuid, major: record.major.map { UInt16($0) },
+                                                             minor: record.minor.map { UInt16($0) })
+            beacons.subscriptions.startRanging(constraint, for: record.client)
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import GeoWakeCore
 import JSONLines
-import GRDB
 import LocationServices
 import GeoWakeProtocol
 
@@ -115,14 +114,12 @@ struct ClientServices {
     }
 
     mutating func restore(from store: DaemonStore) throws {
-        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT uid, clientID, kind, options, memory FROM subscription") }
-        for row in rows {
-            let client = ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])
-            guard let kind = ServiceKind(rawValue: row["kind"]) else { continue }
-            let options = (try? JSONValue(parsing: row["options"] as String))?.object ?? [:]
+        for subscription in try store.subscriptions() {
+            guard let kind = ServiceKind(rawValue: subscription.kind) else { continue }
+            let options = (try? JSONValue(parsing: subscription.options))?.object ?? [:]
             guard let configuration = try? ServiceConfiguration(kind, options: options) else { continue }
-            start(configuration, for: client)
-            if let memory = row["memory"] as String? { restore(memory, kind: kind, for: client) }
+            start(configuration, for: subscription.client)
+            if let memory = subscription.memory { restore(memory, kind: kind, for: subscription.client) }
         }
     }
 

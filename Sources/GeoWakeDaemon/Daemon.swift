@@ -69,7 +69,7 @@ public final class Daemon {
             if source!.ended { sourceState = "ended" }
             // The services remember the latest fix time they saw: replayed again, the trace would go back in time
             // for them and be ignored, so they start afresh.
-            if restartTrace { try store.queue.write { db in try db.execute(sql: "UPDATE subscription SET memory = NULL") } }
+            if restartTrace { try store.forgetServiceMemories() }
         }
         if let key = beacons.positionKey { beacons.source!.position = try store.sourcePosition(key) }
         try restore()

@@ -2,12 +2,14 @@ import Foundation
 import GeoWakeProtocol
 import GRDB
 
-/// The one SQLite file: clients, subscriptions, regions with their monitoring state, the outbox and the source
-/// position. Events go in through `commit(_:)`, in the same transaction as the state change that produced them.
+/// The one SQLite file: clients, subscriptions, regions with their monitoring state, the outbox, app states, beacon
+/// regions and the source position. Its tables are typed records with their statements, one file each
+/// (`DaemonStore+Client.swift`, `+Outbox`, …); every change a request, a fix or the launcher makes goes through
+/// `write`, in one transaction with the events it produced.
 public final class DaemonStore {
     public let queue: DatabaseQueue
     let checkpoint = WALCheckpoint()
-    /// This run's store epoch (see `StoreEpoch`): every event queued in this run carries it.
+    /// This run's store epoch (`DaemonStore+Epoch.swift`): every event queued in this run carries it.
     private(set) var epoch: Int64 = 0
     let durability: Durability
 
@@ -32,7 +34,7 @@ public final class DaemonStore {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(queue)
-            epoch = try StoreEpoch.begin(queue)
+            epoch = try Self.beginEpoch(queue)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
             throw StartupError(.inUse, "the store \(path) is in use by another process (geowaked holds it exclusively while it runs)")
         } catch let error as DatabaseError {
@@ -72,12 +74,12 @@ public final class DaemonStore {
     /// loop turn (group commit): the WAL's commits survive in order, so syncing the last makes all of them durable,
     /// and nothing they produced (a reply, an event) leaves the daemon before it.
     @discardableResult
-    func write<T>(synced: Bool = false, _ body: (Database) throws -> T) throws -> T {
+    func write<T>(synced: Bool = false, _ body: (StoreTransaction) throws -> T) throws -> T {
         try queue.writeWithoutTransaction { db in
             if synced || durability == .full { syncPending = true }
             try db.raw("BEGIN").run()
             do {
-                let result = try body(db)
+                let result = try body(StoreTransaction(db: db, epoch: epoch))
                 try db.raw("COMMIT").run()
                 return result
             } catch {
@@ -115,100 +117,23 @@ public final class DaemonStore {
     func checkpointIfDue() throws {
         if checkpoint.isDue { try checkpoint.run(queue) }
     }
+}
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-clients-regions-outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE client (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, launch TEXT, options TEXT,
-                    disabled INTEGER NOT NULL DEFAULT 0, lastSeq INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (uid, clientID));
-                CREATE TABLE subscription (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, kind TEXT NOT NULL, options TEXT NOT NULL,
-                    PRIMARY KEY (uid, clientID, kind));
-                CREATE TABLE region (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, regionID TEXT NOT NULL, feature TEXT NOT NULL,
-                    state TEXT NOT NULL DEFAULT 'unknown', since INTEGER,
-                    PRIMARY KEY (uid, clientID, regionID));
-                CREATE TABLE outbox (
-                    uid INTEGER NOT NULL, clientID TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL,
-                    created INTEGER NOT NULL,
-                    PRIMARY KEY (uid, clientID, seq));
-                CREATE TABLE source (
-                    description TEXT PRIMARY KEY, position INTEGER NOT NULL);
-                """)
-        }
-        Daemon.registerPendingLimitMigration(&migrator)
-        ServiceMemory.registerMigration(&migrator)
-        AppTable.registerMigrations(&migrator)
-        RegionRules.registerMigration(&migrator)
-        // A region's dwell is sent once per stay, across restarts.
-        migrator.registerMigration("v23-dwell-sent") { db in
-            try db.execute(sql: "ALTER TABLE region ADD COLUMN dwellSent INTEGER NOT NULL DEFAULT 0")
-        }
-        Daemon.registerBeaconMigrations(&migrator)
-        OutboxTable.registerMigrations(&migrator)
-        StoreEpoch.registerMigration(&migrator)
-        migrator.registerMigration("v26-sync-mark") { db in
-            try db.execute(sql: "CREATE TABLE syncMark (value INTEGER NOT NULL); INSERT INTO syncMark (value) VALUES (0)")
-        }
-        return migrator
+/// One write transaction of the store (`DaemonStore.write`): its statements are the typed methods in the table
+/// files, and all of them commit together or none does.
+struct StoreTransaction {
+    let db: Database
+    /// This run's store epoch, carried by every event queued in it.
+    let epoch: Int64
+
+    /// Runs `body` in a savepoint, kept when it returns true and rolled back when it returns false, so that one of
+    /// several requests in the transaction fails alone.
+    func inSavepoint(_ body: () throws -> Bool) throws {
+        try db.inSavepoint { try body() ? .commit : .rollback }
     }
 
-    /// Appends an event to a client's outbox with its next sequence number; call inside a write transaction.
-    @discardableResult
-    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64, epoch: Int64) throws -> Int64 {
-        let seq = try db.raw("UPDATE client SET lastSeq = lastSeq + 1 WHERE uid = ? AND clientID = ? RETURNING lastSeq")
-            .bind(1, key.uid).bind(2, key.clientID).run() ?? 0
-        try insert(db, key, seq: seq, event: event, now: now, epoch: epoch)
-        return seq
-    }
-
-    /// The same for an enabled client with fewer than `limit` pending events and none dropped, the usual case, in one
-    /// statement fewer than reading the client first; nil, and nothing written, for any other client.
-    static func enqueue(_ db: Database, _ key: ClientKey, event: String, now: Int64, epoch: Int64, pendingBelow limit: Int) throws -> Int64? {
-        guard let seq = try db.raw("""
-            UPDATE client SET lastSeq = lastSeq + 1
-            WHERE uid = ? AND clientID = ? AND disabled = 0 AND dropped = 0 AND lastSeq - ackedThrough < ? RETURNING lastSeq
-            """).bind(1, key.uid).bind(2, key.clientID).bind(3, Int64(limit)).run() else { return nil }
-        try insert(db, key, seq: seq, event: event, now: now, epoch: epoch)
-        return seq
-    }
-
-    private static func insert(_ db: Database, _ key: ClientKey, seq: Int64, event: String, now: Int64, epoch: Int64) throws {
-        try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created, epoch) VALUES (?, ?, ?, ?, ?, ?)")
-            .bind(1, key.uid).bind(2, key.clientID).bind(3, seq).bind(4, event).bind(5, now).bind(6, epoch).run()
-    }
-
-    func pendingEvents(_ key: ClientKey, after seq: Int64, limit: Int) throws -> [QueuedEvent] {
-        try read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT seq, event, epoch FROM outbox WHERE uid = ? AND clientID = ? AND seq > ? ORDER BY seq LIMIT ?
-                """), arguments: [key.uid, key.clientID, seq, limit]).map {
-                QueuedEvent(client: key, seq: $0["seq"], event: $0["event"], epoch: $0["epoch"])
-            }
-        }
-    }
-
-    func pendingCount(_ db: Database, _ key: ClientKey) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE uid = ? AND clientID = ?"),
-                         arguments: [key.uid, key.clientID]) ?? 0
-    }
-
-    func sourcePosition(_ description: String) throws -> Int {
-        try read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM source WHERE description = ?"), arguments: [description]) ?? -1
-        }
-    }
-
-    static func setSourcePosition(_ db: Database, _ description: String, _ position: Int) throws {
-        // An update in place writes the row's one page; a replace would delete and insert it, the key's index too.
-        try db.raw("UPDATE source SET position = ? WHERE description = ?").bind(1, Int64(position)).bind(2, description).run()
-        if db.changesCount == 0 {
-            try db.raw("INSERT INTO source (description, position) VALUES (?, ?)").bind(1, description).bind(2, Int64(position)).run()
-        }
-    }
+    /// A cached statement to bind and run; the region table's registration writes still run their own.
+    func raw(_ sql: String) throws -> RawStatement { try db.raw(sql) }
 }
 
 /// Every client is keyed by the peer's uid and its own id.

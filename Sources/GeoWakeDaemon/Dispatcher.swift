@@ -1,7 +1,6 @@
 import Foundation
 import GeoWakeCore
 import JSONLines
-import GRDB
 import GeoWakeProtocol
 
 /// Sources → services → outbox: one fix's events, its region states and the source position in one transaction.
@@ -26,8 +25,8 @@ extension Daemon {
         let fix = source.next()
         let ended = source.ended
         self.source = source
-        process(fix, at: clock.monotonic(), ended: ended) { db in
-            try DaemonStore.setSourcePosition(db, source.description, source.position)
+        process(fix, at: clock.monotonic(), ended: ended) { transaction in
+            try transaction.setSourcePosition(source.position, of: source.description)
         }
         if ended {
             sourceState = "ended"
@@ -38,7 +37,7 @@ extension Daemon {
 
     /// One fix through every client's regions and services; its events, region states and whatever `write` adds
     /// commit together. A fix too inaccurate to decide region states still reaches the services.
-    func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (Database) throws -> Void = { _ in }) {
+    func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (StoreTransaction) throws -> Void = { _ in }) {
         let now = fix.time ?? clock.wall()
         let (decides, change) = health.observe(fix, at: monotonic)
         var events: [(ClientKey, LaunchReason?, String)] = []
@@ -56,11 +55,11 @@ extension Daemon {
         var written = 0.0
         var queued: [QueuedEvent] = []
         do {
-            try store.write { db in
-                try Self.storeRegionStates(db, changes)
-                queued = try enqueue(db, events, now: now)
-                for memory in memories { try memory.store(db) }
-                try write(db)
+            try store.write { transaction in
+                try transaction.saveRegionStates(changes)
+                queued = try enqueue(transaction, events, now: now)
+                for memory in memories { try transaction.save(memory) }
+                try write(transaction)
                 written = clock.monotonic()
             }
         } catch {
@@ -83,14 +82,6 @@ extension Daemon {
             var writer = JSONLineWriter(reservingCapacity: 256)
             writer.regionEventLine(event)
             return (change.entry.owner, .region, ClientServices.object(&writer))
-        }
-    }
-
-    static func storeRegionStates(_ db: Database, _ changes: [SharedRegions.Change]) throws {
-        for change in changes {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE uid = ? AND clientID = ? AND regionID = ?")
-                .bind(1, change.entry.state.rawValue).bind(2, change.entry.since?.millisecondsSince1970).bind(3, change.entry.dwellSent)
-                .bind(4, change.entry.owner.uid).bind(5, change.entry.owner.clientID).bind(6, change.entry.regionID).run()
         }
     }
 
@@ -139,7 +130,7 @@ extension Daemon {
         let events = [(client, LaunchReason?.none, Self.statusEvent("ended", Self.traceEndedMessage, at: now))]
         var queued: [QueuedEvent] = []
         do {
-            try store.write { db in queued = try enqueue(db, events, now: now) }
+            try store.write { transaction in queued = try enqueue(transaction, events, now: now) }
         } catch {
             logger.error("cannot store a status event", metadata: ["error": "\(error)"])
         }

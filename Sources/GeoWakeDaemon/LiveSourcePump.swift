@@ -34,9 +34,9 @@ extension Daemon {
         let changes = regions.advance(to: now)
         let events = Self.regionEvents(changes)
         do {
-            try store.write { db in
-                try Self.storeRegionStates(db, changes)
-                try enqueue(db, events, now: now)
+            try store.write { transaction in
+                try transaction.saveRegionStates(changes)
+                try enqueue(transaction, events, now: now)
             }
         } catch {
             logger.error("cannot store region events", metadata: ["error": "\(error)"])
@@ -60,8 +60,8 @@ extension Daemon {
         let events = statusEvents(change, at: clock.wall())
         guard !events.isEmpty else { return }
         do {
-            try store.write { db in
-                try enqueue(db, events, now: clock.wall())
+            try store.write { transaction in
+                try enqueue(transaction, events, now: clock.wall())
             }
         } catch {
             logger.error("cannot store a status event", metadata: ["error": "\(error)"])

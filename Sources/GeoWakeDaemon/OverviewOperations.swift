@@ -1,6 +1,5 @@
 import GeoWakeCore
 import GeoWakeProtocol
-import GRDB
 
 /// A `list` or `subscriptions` result before beacon regions join it and its page is cut.
 struct Subscriptions {
@@ -42,9 +41,7 @@ extension Daemon {
 
     func disable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
-        try storeWrite { db in
-            try db.execute(sql: "UPDATE client SET disabled = 1 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-        }
+        try storeWrite { transaction in try transaction.setDisabled(true, for: client) }
         if let connection = connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
         activation.disabled(client)
         return [:]
@@ -52,19 +49,14 @@ extension Daemon {
 
     func enable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
-        try storeWrite { db in
-            try db.execute(sql: "UPDATE client SET disabled = 0 WHERE uid = ? AND clientID = ?", arguments: [client.uid, client.clientID])
-        }
+        try storeWrite { transaction in try transaction.setDisabled(false, for: client) }
         activation.enabled(client)
         return [:]
     }
 
     func existingClient(_ request: Request) throws(ProtocolError) -> ClientKey {
         let key = ClientKey(uid: request.connection.uid, clientID: try request.string("client"))
-        let exists = (try? store.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM client WHERE uid = ? AND clientID = ?", arguments: [key.uid, key.clientID])
-        }) ?? nil
-        guard exists != nil else { throw ProtocolError("unknownClient", "no client \"\(key.clientID)\" for uid \(key.uid)") }
+        guard (try? store.clientExists(key)) == true else { throw ProtocolError("unknownClient", "no client \"\(key.clientID)\" for uid \(key.uid)") }
         return key
     }
 
@@ -78,25 +70,19 @@ extension Daemon {
     }
 
     func clients(of uid: UInt32) throws(ProtocolError) -> [[String: JSONValue]] {
-        let rows: [Row]
+        let summaries: [ClientSummary]
         do {
-            rows = try store.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT clientID, disabled, lastSeq,
-                           (SELECT COUNT(*) FROM outbox o WHERE o.uid = c.uid AND o.clientID = c.clientID) AS pending
-                    FROM client c WHERE uid = ? ORDER BY clientID
-                    """, arguments: [uid])
-            }
+            summaries = try store.clientSummaries(of: uid)
         } catch {
             throw ProtocolError("internal", "the store could not be read: \(error)")
         }
-        return rows.map { row in
-            let key = ClientKey(uid: uid, clientID: row["clientID"])
+        return summaries.map { summary in
+            let key = ClientKey(uid: uid, clientID: summary.clientID)
             var kinds = Array(services.kinds(of: key).keys)
             if regions.count(of: key) > 0 { kinds.append("regions") }
             let entry: [String: JSONValue] = [
-                "client": .string(key.clientID), "connected": .bool(connection(for: key) != nil), "disabled": .bool(row["disabled"] as Bool),
-                "pending": .integer(row["pending"] as Int), "lastSeq": .integer(row["lastSeq"] as Int64),
+                "client": .string(key.clientID), "connected": .bool(connection(for: key) != nil), "disabled": .bool(summary.disabled),
+                "pending": .integer(summary.pending), "lastSeq": .integer(summary.lastSeq),
                 "regions": .integer(regions.count(of: key)), "subscriptions": .array(kinds.sorted().map(JSONValue.string)),
             ]
             return entry.merging(activation.status(of: key)) { a, _ in a }

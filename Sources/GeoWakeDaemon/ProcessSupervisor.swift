@@ -1,6 +1,5 @@
 import Foundation
 import GeoWakeCore
-import GRDB
 import Logging
 import ProcessLifecycle
 import GeoWakeProtocol
@@ -67,8 +66,9 @@ public final class ProcessSupervisor: ClientActivation {
                                                  attributes: [.posixPermissions: 0o700])
         let now = clock()
         do {
-            let (clients, rows) = try daemon.store.read { db in (try AppTable.clients(db), try AppTable.load(db)) }
-            for (key, options) in clients {
+            let (clients, rows) = (try daemon.store.clients(), try daemon.store.apps())
+            for client in clients {
+                let key = client.key, options = client.options.flatMap { try? JSONValue(parsing: $0).object }
                 let name = Self.name(key)
                 let clientOptions = (try? Self.clientOptions(options)) ?? ClientOptions()
                 if var row = rows[key] {
@@ -292,7 +292,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     func launchCommand(_ client: ClientKey) -> [String]? {
-        (try? daemon?.store.read { db in try AppTable.launchCommand(db, client) }) ?? nil
+        (try? daemon?.store.launchCommand(of: client)) ?? nil
     }
 
     private func logPath(_ client: ClientKey?) -> String {
@@ -330,9 +330,9 @@ public final class ProcessSupervisor: ClientActivation {
             saved[client]?.process != row.process || saved[client]?.record.state != row.record.state
         }
         do {
-            try daemon.store.write(synced: synced) { db in
-                for (client, row) in changed { try AppTable.save(db, client, row) }
-                for client in removed { try AppTable.delete(db, client) }
+            try daemon.store.write(synced: synced) { transaction in
+                for (client, row) in changed { try transaction.save(row, for: client) }
+                for client in removed { try transaction.deleteApp(of: client) }
             }
             if synced { try daemon.store.sync() }
             saved = current

@@ -30,12 +30,9 @@ extension Daemon {
             guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
             events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
         }
-        try storeWrite { db in
-            for id in ids {
-                try db.execute(sql: "DELETE FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                               arguments: [client.uid, client.clientID, id])
-            }
-            try enqueue(db, events, now: now)
+        try storeWrite { transaction in
+            for id in ids { try transaction.deleteRegion(id, of: client) }
+            try enqueue(transaction, events, now: now)
         }
         notify(events)
         return ["removed": .array(ids.map(JSONValue.string))]

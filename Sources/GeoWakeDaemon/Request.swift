@@ -1,5 +1,4 @@
 import GeoWakeProtocol
-import GRDB
 
 /// One parsed request line and the connection it came on, with typed field access that names the field on error.
 struct Request {
@@ -72,7 +71,7 @@ extension Daemon {
 
     /// Runs a request's store write, synced (see `DaemonStore.write`) unless it is an ack; a failure becomes an
     /// `internal` error reply and nothing is changed.
-    func storeWrite<T>(synced: Bool = true, _ body: (GRDB.Database) throws -> T) throws(ProtocolError) -> T {
+    func storeWrite<T>(synced: Bool = true, _ body: (StoreTransaction) throws -> T) throws(ProtocolError) -> T {
         do {
             return try store.write(synced: synced, body)
         } catch let error as ProtocolError {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import JSONLines
 import LocationServices
 
@@ -7,8 +6,6 @@ import LocationServices
 /// changed it. Standard and significant-change memories change only when they deliver; a visit detector's changes
 /// with every fix during a stay.
 struct ServiceMemory {
-    static let migration = "v2-serve-service-memory"
-
     let client: ClientKey
     let kind: String
     let json: String
@@ -32,16 +29,5 @@ struct ServiceMemory {
         if let lastSeen = memory.lastSeen { writer.field("lastSeen", Int(lastSeen.millisecondsSince1970)) }
         writer.endObject()
         json = String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    static func registerMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migration) { db in
-            try db.execute(sql: "ALTER TABLE subscription ADD COLUMN memory TEXT")
-        }
-    }
-
-    func store(_ db: Database) throws {
-        try db.raw("UPDATE subscription SET memory = ? WHERE uid = ? AND clientID = ? AND kind = ?")
-            .bind(1, json).bind(2, client.uid).bind(3, client.clientID).bind(4, kind).run()
     }
 }

@@ -1,5 +1,4 @@
 import GeoWakeProtocol
-import GRDB
 
 /// start/stop of the standard, significant-change and visit services.
 extension Daemon {
@@ -9,20 +8,14 @@ extension Daemon {
         let client = try request.client()
         let configuration = try ServiceConfiguration(kind, options: request.fields)
         guard services.configuration(of: kind, for: client) != configuration else { return [:] }
-        try storeWrite { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO subscription (uid, clientID, kind, options) VALUES (?, ?, ?, ?)",
-                           arguments: [client.uid, client.clientID, kind.rawValue, configuration.json])
-        }
+        try storeWrite { transaction in try transaction.save(SubscriptionRecord(client, kind: kind, options: configuration.json)) }
         services.start(configuration, for: client)
         return [:]
     }
 
     func stopService(_ kind: ServiceKind, _ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        try storeWrite { db in
-            try db.execute(sql: "DELETE FROM subscription WHERE uid = ? AND clientID = ? AND kind = ?",
-                           arguments: [client.uid, client.clientID, kind.rawValue])
-        }
+        try storeWrite { transaction in try transaction.deleteSubscription(kind, of: client) }
         services.stop(kind, for: client)
         return [:]
     }

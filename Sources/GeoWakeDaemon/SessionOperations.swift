@@ -1,5 +1,4 @@
 import GeoWakeCore
-import GRDB
 import GeoWakeProtocol
 
 /// hello, register, unregister, ack.
@@ -20,11 +19,7 @@ extension Daemon {
     func unregister(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         try forgetBeacons(of: client)
-        try storeWrite { db in
-            for table in ["outbox", "region", "subscription", "client"] {
-                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [client.uid, client.clientID])
-            }
-        }
+        try storeWrite { transaction in try transaction.deleteClient(client) }
         regions.removeAll(of: client, at: clock.wall())
         services.removeAll(of: client)
         request.connection.client = nil
@@ -33,7 +28,7 @@ extension Daemon {
     }
 
     func ack(_ request: Request) throws -> [String: JSONValue] {
-        try storeWrite(synced: false) { db in try acknowledge(request, db) }
+        try storeWrite(synced: false) { transaction in try acknowledge(request, transaction) }
     }
 
     func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
@@ -62,27 +57,19 @@ extension Daemon {
             _ = activation.takeOver(key)
         }
         try activation.registering(key, gid: request.connection.gid, launch: registration.launch, options: registration.options)
-        let result: [String: JSONValue] = try storeWrite { db in
-            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT disabled, lastSeq FROM client WHERE uid = ? AND clientID = ?"),
-                                            arguments: [key.uid, key.clientID])
+        let result: [String: JSONValue] = try storeWrite { transaction in
+            let existing = try transaction.client(key)
             if let existing {
-                guard !(existing["disabled"] as Bool) else { throw ProtocolError("clientDisabled", "\(clientID) is disabled") }
-                if let launchJSON {
-                    try db.cachedStatement(sql: "UPDATE client SET launch = ? WHERE uid = ? AND clientID = ?").execute(arguments: [launchJSON, key.uid, key.clientID])
-                }
-                if let optionsJSON {
-                    try db.cachedStatement(sql: "UPDATE client SET options = ? WHERE uid = ? AND clientID = ?").execute(arguments: [optionsJSON, key.uid, key.clientID])
-                }
+                guard !existing.disabled else { throw ProtocolError("clientDisabled", "\(clientID) is disabled") }
+                try transaction.updateRegistration(of: key, launch: launchJSON, options: optionsJSON)
             } else {
-                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM client WHERE uid = ?"), arguments: [key.uid]) ?? 0
-                guard count < Self.maximumClientsPerUID else {
+                guard try transaction.clientCount(uid: key.uid) < Self.maximumClientsPerUID else {
                     throw ProtocolError("tooManyClients", "uid \(key.uid) has \(Self.maximumClientsPerUID) clients already")
                 }
-                try db.cachedStatement(sql: "INSERT INTO client (uid, clientID, launch, options) VALUES (?, ?, ?, ?)").execute(
-                               arguments: [key.uid, key.clientID, launchJSON, optionsJSON])
+                try transaction.insert(ClientRecord(key, launch: launchJSON, options: optionsJSON))
             }
-            return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try store.pendingCount(db, key)),
-                    "lastSeq": .integer(existing.map { $0["lastSeq"] as Int64 } ?? 0), "epoch": .integer(store.epoch)]
+            return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try transaction.outboxCount(of: key)),
+                    "lastSeq": .integer(existing?.lastSeq ?? 0), "epoch": .integer(store.epoch)]
         }
         request.connection.client = key
         request.connection.deliveredThrough = 0

@@ -1,5 +1,4 @@
 import GeoWakeProtocol
-import GRDB
 import Geofencing
 
 /// A client's region rules (`RegionRules`, as its `monitor` gave them) over `geowaked`'s flags: a field it left out
@@ -60,26 +59,7 @@ extension RegionMonitorConfiguration {
 
 /// Stored in the client's row, so `unregister` forgets them with the client.
 extension RegionRules {
-    static let migration = "v22-rules-client-region-rules"
-
-    static func registerMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migration) { db in
-            try db.execute(sql: "ALTER TABLE client ADD COLUMN regionRules TEXT")
-        }
-    }
-
-    func store(_ db: Database, for client: ClientKey) throws {
-        try db.execute(sql: "UPDATE client SET regionRules = ? WHERE uid = ? AND clientID = ?",
-                       arguments: [self == RegionRules() ? nil : json, client.uid, client.clientID])
-    }
-
-    /// Every client's stored choice.
-    static func all(_ db: Database) throws -> [ClientKey: RegionRules] {
-        let rows = try Row.fetchAll(db, sql: "SELECT uid, clientID, regionRules FROM client WHERE regionRules IS NOT NULL")
-        var all: [ClientKey: RegionRules] = [:]
-        for row in rows {
-            all[ClientKey(uid: UInt32(row["uid"] as Int64), clientID: row["clientID"])] = RegionRules(json: row["regionRules"])
-        }
-        return all
+    func store(_ transaction: StoreTransaction, for client: ClientKey) throws {
+        try transaction.setRegionRules(self, for: client)
     }
 }

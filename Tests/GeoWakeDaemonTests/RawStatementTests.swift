@@ -16,26 +16,26 @@ import Testing
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let client = ClientKey(uid: 1000, clientID: "org.example.raw")
-        try store.write { db in
-            try db.raw("INSERT INTO client (uid, clientID) VALUES (?, ?)").bind(1, client.uid).bind(2, client.clientID).run()
-            let seq = try DaemonStore.enqueue(db, client, event: "{\"n\":1}", now: 5, epoch: store.epoch)
+        try store.write { transaction in
+            try transaction.raw("INSERT INTO client (uid, clientID) VALUES (?, ?)").bind(1, client.uid).bind(2, client.clientID).run()
+            let seq = try transaction.appendEvent("{\"n\":1}", for: client, at: 5)
             #expect(seq == 1)
         }
         struct Refused: Error {}
         #expect(throws: Refused.self) {
-            try store.write { db in
-                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6, epoch: store.epoch)
+            try store.write { transaction in
+                try transaction.appendEvent("{\"n\":2}", for: client, at: 6)
                 throw Refused()
             }
         }
         #expect(throws: DatabaseError.self) {
-            try store.write { db in
-                try DaemonStore.enqueue(db, client, event: "{\"n\":2}", now: 6, epoch: store.epoch)
-                try db.raw("INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, 1, 'again', 0)")
+            try store.write { transaction in
+                try transaction.appendEvent("{\"n\":2}", for: client, at: 6)
+                try transaction.raw("INSERT INTO outbox (uid, clientID, seq, event, created) VALUES (?, ?, 1, 'again', 0)")
                     .bind(1, client.uid).bind(2, client.clientID).run()
             }
         }
-        let next = try store.write { db in try DaemonStore.enqueue(db, client, event: "{\"n\":3}", now: 7, epoch: store.epoch) }
+        let next = try store.write { transaction in try transaction.appendEvent("{\"n\":3}", for: client, at: 7) }
         #expect(next == 2)
         let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT seq, event, created FROM outbox ORDER BY seq") }
         #expect(rows.map { $0["seq"] as Int64 } == [1, 2])
@@ -49,9 +49,9 @@ import Testing
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let texts = ["", "Zürich \u{1F30D} \"quoted\"", String(repeating: "x", count: 5000)]
-        try store.write { db in
+        try store.write { transaction in
             for (n, text) in texts.enumerated() {
-                try db.raw("INSERT INTO region (uid, clientID, regionID, feature, since) VALUES (?, ?, ?, '{}', ?)")
+                try transaction.raw("INSERT INTO region (uid, clientID, regionID, feature, since) VALUES (?, ?, ?, '{}', ?)")
                     .bind(1, UInt32.max).bind(2, "c").bind(3, text).bind(4, n == 1 ? nil : Int64.min + Int64(n)).run()
             }
         }

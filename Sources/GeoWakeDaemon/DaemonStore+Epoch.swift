@@ -4,21 +4,9 @@ import GRDB
 /// before anything else happens. A power cut under `--durability normal` can lose the last commits, and with them
 /// sequence numbers already delivered; the next run then issues those numbers again, but to events of a greater
 /// epoch, so a client that orders events by (epoch, seq) never takes a new event for one it has seen.
-enum StoreEpoch {
-    static let migration = "v25-store-epoch"
-
-    static func registerMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration(migration) { db in
-            try db.execute(sql: """
-                CREATE TABLE storeEpoch (value INTEGER NOT NULL);
-                INSERT INTO storeEpoch (value) VALUES (0);
-                ALTER TABLE outbox ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
-                """)
-        }
-    }
-
+extension DaemonStore {
     /// Takes the next epoch, synced to disk whatever the store's durability, and returns it.
-    static func begin(_ queue: DatabaseQueue) throws -> Int64 {
+    static func beginEpoch(_ queue: DatabaseQueue) throws -> Int64 {
         try queue.writeWithoutTransaction { db in
             let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1
             try db.execute(sql: "PRAGMA synchronous = FULL")
