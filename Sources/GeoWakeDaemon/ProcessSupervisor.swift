@@ -19,9 +19,11 @@ public final class ProcessSupervisor: ClientActivation {
     private var gids: [ClientKey: UInt32] = [:] {
         didSet { revision &+= 1 }
     }
-    /// Changes with `processes` and `gids`; with the lifecycle's own, tells `persist()` whether any row can differ.
+    /// Changes with `processes` and `gids`: when it did, `persist()` compares every row, else only the changed apps'.
     private var revision = 0
-    private var savedRevisions: (lifecycle: Int, supervisor: Int)?
+    private var savedRevision: Int?
+    /// Apps changed since the last successful `persist()`.
+    private var unsaved: Set<String> = []
     /// Launched processes that have not connected yet.
     private var unconnected: Set<ClientKey> = []
     private var registrations: [ClientKey: (gid: UInt32, options: ClientOptions?)] = [:]
@@ -309,18 +311,22 @@ public final class ProcessSupervisor: ClientActivation {
     /// Writes every record that changed since the last write, in one transaction.
     func persist() {
         guard let daemon else { return }
-        let revisions = (lifecycle: lifecycle.revision, supervisor: revision)
-        guard savedRevisions.map({ $0 != revisions }) ?? true else { return }
-        var current: [ClientKey: AppTable.Row] = [:]
-        for (name, record) in lifecycle.apps {
-            let client = key(name)
-            current[client] = AppTable.Row(gid: gids[client] ?? client.uid, record: record,
-                                           process: processes[client])
+        unsaved.formUnion(lifecycle.takeChangedApps())
+        let everyRow = savedRevision != revision
+        guard everyRow || !unsaved.isEmpty else { return }
+        let candidates = everyRow ? Set(saved.keys).union(lifecycle.apps.keys.map(key)) : Set(unsaved.map(key))
+        var changed: [ClientKey: AppTable.Row] = [:]
+        var removed: [ClientKey] = []
+        for client in candidates {
+            guard let record = lifecycle.apps[Self.name(client)] else {
+                if saved[client] != nil { removed.append(client) }
+                continue
+            }
+            let row = AppTable.Row(gid: gids[client] ?? client.uid, record: record, process: processes[client])
+            if saved[client] != row { changed[client] = row }
         }
-        let changed = current.filter { saved[$0.key] != $0.value }
-        let removed = saved.keys.filter { current[$0] == nil }
         guard !changed.isEmpty || !removed.isEmpty else {
-            savedRevisions = revisions
+            (savedRevision, unsaved) = (revision, [])
             return
         }
         // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk:
@@ -335,8 +341,9 @@ public final class ProcessSupervisor: ClientActivation {
                 for client in removed { try transaction.deleteApp(of: client) }
             }
             if synced { try daemon.store.sync() }
-            saved = current
-            savedRevisions = revisions
+            for (client, row) in changed { saved[client] = row }
+            for client in removed { saved[client] = nil }
+            (savedRevision, unsaved) = (revision, [])
         } catch {
             logger.error("cannot store the clients' app states", metadata: ["error": "\(error)"])
         }

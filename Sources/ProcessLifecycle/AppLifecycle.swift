@@ -11,15 +11,14 @@ import Glibc
 /// Background fetches (`AppLifecycleFetch.swift`) launch or thaw a client on a schedule of its own.
 public struct AppLifecycle: Sendable {
     public var settings: LifecycleSettings
-    public internal(set) var apps: [String: AppRecord] = [:] {
-        didSet { revision &+= 1 }
-    }
-    /// Changes with every change to `apps`, so that a caller saving them can tell a turn that changed nothing in O(1).
-    public private(set) var revision = 0
+    public internal(set) var apps = AppRecords()
 
     public init(settings: LifecycleSettings = LifecycleSettings()) {
         self.settings = settings
     }
+
+    /// The clients whose records changed since the last call: what a store of them has to write.
+    public mutating func takeChangedApps() -> Set<String> { apps.takeChanged() }
 
     public mutating func register(_ client: String, options: ClientOptions = ClientOptions()) {
         if apps[client] == nil { apps[client] = AppRecord(options: options) } else { apps[client]!.options = options }

@@ -1,0 +1,34 @@
+/// Every client's `AppRecord` by name, as a dictionary that also remembers which names it changed: the daemon
+/// stores the records after each turn, and with a thousand clients comparing every record each turn cost more than
+/// the turn's own work.
+public struct AppRecords: Sequence, Sendable {
+    private var records: [String: AppRecord] = [:]
+    /// Names whose record was set, changed or removed since the last `takeChanged()`.
+    private var changed: Set<String> = []
+
+    public init() {}
+
+    public subscript(name: String) -> AppRecord? {
+        get { records[name] }
+        _modify {
+            changed.insert(name)
+            yield &records[name]
+        }
+    }
+
+    public var keys: Dictionary<String, AppRecord>.Keys { records.keys }
+    public var values: Dictionary<String, AppRecord>.Values { records.values }
+    public var count: Int { records.count }
+
+    public func filter(_ isIncluded: ((key: String, value: AppRecord)) throws -> Bool) rethrows -> [String: AppRecord] {
+        try records.filter(isIncluded)
+    }
+
+    public func makeIterator() -> Dictionary<String, AppRecord>.Iterator { records.makeIterator() }
+
+    /// The names changed since the last call, which starts a new count.
+    public mutating func takeChanged() -> Set<String> {
+        defer { changed = [] }
+        return changed
+    }
+}
