@@ -1,32 +1,3 @@
-/// How a relaunched client wants to be treated; sent with `register` when it gives a relaunch command.
-public struct LaunchOptions: Hashable, Sendable {
-    /// Relaunched on its next event even after being killed by someone other than the daemon (default true).
-    public var relaunchAfterForceQuit: Bool
-    /// The `location` background mode: not suspended while its continuous location updates run.
-    public var locationInBackground: Bool
-    /// The `bluetooth-central` background mode: not suspended while it ranges beacons.
-    public var bluetoothInBackground: Bool
-    /// Opts out of background execution (as `UIApplicationExitsOnSuspend`): the process is terminated when its
-    /// background time ends instead of suspended, and launched again for its next event.
-    public var exitsOnSuspend: Bool
-
-    /// The defaults: relaunched after a force-quit, suspended after its budget like any launched process.
-    public init(relaunchAfterForceQuit: Bool = true, locationInBackground: Bool = false, bluetoothInBackground: Bool = false,
-                exitsOnSuspend: Bool = false) {
-        self.relaunchAfterForceQuit = relaunchAfterForceQuit
-        self.locationInBackground = locationInBackground
-        self.bluetoothInBackground = bluetoothInBackground
-        self.exitsOnSuspend = exitsOnSuspend
-    }
-
-    /// The `register` request's `options`.
-    var json: [String: JSONValue] {
-        let modes = (locationInBackground ? ["location"] : []) + (bluetoothInBackground ? ["bluetooth-central"] : [])
-        return ["relaunchAfterForceQuit": .bool(relaunchAfterForceQuit), "exitsOnSuspend": .bool(exitsOnSuspend),
-                "backgroundModes": .array(modes.map(JSONValue.string))]
-    }
-}
-
 /// A background task the daemon granted; end it with `endBackgroundTask(_:)`.
 public struct BackgroundTask: Hashable, Sendable {
     /// The daemon's number for the task, unique within this connection.

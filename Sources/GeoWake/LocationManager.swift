@@ -256,7 +256,7 @@ public final class LocationManager: Sendable {
         // A daemon whose store lost this launch (a power cut) learns from launchReason that the process is its
         // background one.
         let launch = relaunch.launch
-        let registration = RegisterRequest(client: clientID, launch: launch, options: launch == nil ? nil : options.json,
+        let registration = RegisterRequest(client: clientID, launch: launch, options: launch == nil ? nil : options.fields,
                                            launchReason: launchReason)
         do {
             _ = try await connection.request("register", registration.fields)

@@ -26,7 +26,7 @@ public final class ProcessSupervisor: ClientActivation {
     private var unsaved: Set<String> = []
     /// Launched processes that have not connected yet.
     private var unconnected: Set<ClientKey> = []
-    private var registrations: [ClientKey: (gid: UInt32, options: ClientOptions?)] = [:]
+    private var registrations: [ClientKey: (gid: UInt32, options: LaunchOptions?)] = [:]
     /// Launched processes a hand-started one replaced: ended (SIGTERM, SIGKILL at the deadline) and reaped apart
     /// from their client's app, which is the new process's now.
     private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
@@ -72,7 +72,7 @@ public final class ProcessSupervisor: ClientActivation {
             for client in clients {
                 let key = client.key, options = client.options.flatMap { try? JSONValue(parsing: $0).object }
                 let name = Self.name(key)
-                let clientOptions = (try? Self.clientOptions(options)) ?? ClientOptions()
+                let clientOptions = (try? Self.clientOptions(options)) ?? LaunchOptions()
                 if var row = rows[key] {
                     row.record.options = clientOptions
                     lifecycle.restore(name, row.record)
@@ -108,31 +108,9 @@ public final class ProcessSupervisor: ClientActivation {
         registrations[client] = (gid, try options.map(Self.clientOptions))
     }
 
-    /// `relaunchAfterForceQuit` (bool, default true) and `backgroundModes` (strings; `location` is the one known).
-    static func clientOptions(_ object: [String: JSONValue]?) throws(ProtocolError) -> ClientOptions {
-        var options = ClientOptions()
-        guard let object else { return options }
-        if let value = object["relaunchAfterForceQuit"] {
-            guard case .bool(let flag) = value else {
-                throw .badRequest("\"options.relaunchAfterForceQuit\" must be true or false")
-            }
-            options.relaunchAfterForceQuit = flag
-        }
-        if let value = object["backgroundModes"] {
-            guard let modes = value.array?.compactMap(\.string), modes.count == value.array?.count,
-                  modes.allSatisfy(["location", "bluetooth-central"].contains) else {
-                throw .badRequest("\"options.backgroundModes\" must be an array of known modes (\"location\", \"bluetooth-central\")")
-            }
-            options.locationBackgroundMode = modes.contains("location")
-            options.bluetoothBackgroundMode = modes.contains("bluetooth-central")
-        }
-        if let value = object["exitsOnSuspend"] {
-            guard case .bool(let flag) = value else {
-                throw .badRequest("\"options.exitsOnSuspend\" must be true or false")
-            }
-            options.exitsOnSuspend = flag
-        }
-        return options
+    /// The `register` request's `options`, read as the protocol defines them.
+    static func clientOptions(_ object: [String: JSONValue]?) throws(ProtocolError) -> LaunchOptions {
+        try ProtocolError.reading { () throws(RequestError) in try LaunchOptions(fields: object) }
     }
 
     /// A process that says the daemon launched it, while the store knows of no launched instance (a power cut took
@@ -141,7 +119,7 @@ public final class ProcessSupervisor: ClientActivation {
     public func connectionOpened(_ client: ClientKey, pid: Int32, launchedFor: LaunchReason?) {
         let name = Self.name(client)
         let registration = registrations.removeValue(forKey: client)
-        lifecycle.register(name, options: registration?.options ?? lifecycle.apps[name]?.options ?? ClientOptions())
+        lifecycle.register(name, options: registration?.options ?? lifecycle.apps[name]?.options ?? LaunchOptions())
         if let gid = registration?.gid { gids[client] = gid }
         unconnected.remove(client)
         if launchedFor != nil, processes[client] == nil, let process = control.identity(of: pid) {
@@ -234,8 +212,8 @@ public final class ProcessSupervisor: ClientActivation {
         if let daemon {
             for (name, app) in lifecycle.apps where app.options.hasBackgroundMode {
                 let client = key(name)
-                let active = (app.options.locationBackgroundMode && daemon.services.configuration(of: .standard, for: client) != nil)
-                    || (app.options.bluetoothBackgroundMode && daemon.beacons.subscriptions.ranging[client] != nil)
+                let active = (app.options.locationInBackground && daemon.services.configuration(of: .standard, for: client) != nil)
+                    || (app.options.bluetoothInBackground && daemon.beacons.subscriptions.ranging[client] != nil)
                 if active != app.continuousLocation { lifecycle.continuousLocation(name, active: active, at: now) }
             }
         }
@@ -354,8 +332,8 @@ public final class ProcessSupervisor: ClientActivation {
         let name = Self.name(client)
         guard let app = lifecycle.apps[name] else { return [:] }
         let now = clock()
-        let modes: [JSONValue] = (app.options.locationBackgroundMode ? ["location"] : [])
-            + (app.options.bluetoothBackgroundMode ? ["bluetooth-central"] : [])
+        let modes: [JSONValue] = (app.options.locationInBackground ? ["location"] : [])
+            + (app.options.bluetoothInBackground ? ["bluetooth-central"] : [])
         var fields: [String: JSONValue] = ["app": .string(app.state.rawValue), "relaunchAfterForceQuit": .bool(app.options.relaunchAfterForceQuit),
                                            "backgroundModes": .array(modes), "exitsOnSuspend": .bool(app.options.exitsOnSuspend),
                                            "backgroundLocation": .bool(app.usesLocationInBackground), "crashes": .integer(app.crashes),

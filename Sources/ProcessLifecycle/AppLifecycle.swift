@@ -20,7 +20,7 @@ public struct AppLifecycle: Sendable {
     /// The clients whose records changed since the last call: what a store of them has to write.
     public mutating func takeChangedApps() -> Set<String> { apps.takeChanged() }
 
-    public mutating func register(_ client: String, options: ClientOptions = ClientOptions()) {
+    public mutating func register(_ client: String, options: LaunchOptions = LaunchOptions()) {
         if apps[client] == nil { apps[client] = AppRecord(options: options) } else { apps[client]!.options = options }
     }
 

@@ -31,40 +31,6 @@ public enum LifecycleAction: Hashable, Sendable {
     case fetch(client: String)
 }
 
-/// Per-client settings, stored with the registration.
-public struct ClientOptions: Hashable, Sendable, Codable {
-    /// A client killed by anyone but the daemon is relaunched on its next event. On by default; phone systems
-    /// differ and have changed this between versions, so geowake makes it an explicit setting.
-    public var relaunchAfterForceQuit: Bool
-    /// The `location` background mode: not suspended while continuous standard updates run.
-    public var locationBackgroundMode: Bool
-    /// The `bluetooth-central` background mode: not suspended while it ranges beacons.
-    public var bluetoothBackgroundMode: Bool
-    /// Opted out of background execution (`UIApplicationExitsOnSuspend`): terminated when its background time
-    /// ends instead of suspended, and launched again for its next event.
-    public var exitsOnSuspend: Bool
-
-    public init(relaunchAfterForceQuit: Bool = true, locationBackgroundMode: Bool = false,
-                bluetoothBackgroundMode: Bool = false, exitsOnSuspend: Bool = false) {
-        self.relaunchAfterForceQuit = relaunchAfterForceQuit
-        self.locationBackgroundMode = locationBackgroundMode
-        self.bluetoothBackgroundMode = bluetoothBackgroundMode
-        self.exitsOnSuspend = exitsOnSuspend
-    }
-
-    /// Records stored before a setting existed read it as its default.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        relaunchAfterForceQuit = try container.decodeIfPresent(Bool.self, forKey: .relaunchAfterForceQuit) ?? true
-        locationBackgroundMode = try container.decodeIfPresent(Bool.self, forKey: .locationBackgroundMode) ?? false
-        bluetoothBackgroundMode = try container.decodeIfPresent(Bool.self, forKey: .bluetoothBackgroundMode) ?? false
-        exitsOnSuspend = try container.decodeIfPresent(Bool.self, forKey: .exitsOnSuspend) ?? false
-    }
-
-    /// Whether a background mode can keep the client running.
-    public var hasBackgroundMode: Bool { locationBackgroundMode || bluetoothBackgroundMode }
-}
-
 /// Daemon-wide lifecycle settings, in seconds.
 public struct LifecycleSettings: Hashable, Sendable {
     /// Background time after a launch or thaw.
@@ -92,7 +58,7 @@ public struct LifecycleSettings: Hashable, Sendable {
 
 /// One client's lifecycle record: what `geowake status` shows and the store keeps.
 public struct AppRecord: Hashable, Sendable, Codable {
-    public var options: ClientOptions
+    public var options: LaunchOptions
     public var state: AppState = .notRunning
     /// Disabled by the library's explicit stop or `geowake disable`: never launched.
     public var disabled = false
@@ -122,7 +88,7 @@ public struct AppRecord: Hashable, Sendable, Codable {
     /// Its background fetch schedule; nil when it asked for none. Optional, so records stored before it read nil.
     public var fetch: BackgroundFetchSchedule?
 
-    public init(options: ClientOptions) {
+    public init(options: LaunchOptions) {
         self.options = options
     }
 

@@ -83,4 +83,17 @@ import Testing
         #expect(throws: RequestError.badRequest("\"seq\" must be an integer")) { try AckRequest(fields: ["seq": 1.5]) }
         #expect(throws: RequestError.badRequest("\"seq\" must be an integer")) { try AckRequest(fields: ["seq": true]) }
     }
+
+    @Test func launchOptionsReadBackAsTheLibrarySendsThemAndUnknownModesAreRefused() throws {
+        let options = LaunchOptions(relaunchAfterForceQuit: false, bluetoothInBackground: true, exitsOnSuspend: true)
+        #expect(try LaunchOptions(fields: options.fields) == options)
+        #expect(try LaunchOptions(fields: nil) == LaunchOptions())
+        #expect(try LaunchOptions(fields: ["backgroundModes": ["location"], "future": 1]) == LaunchOptions(locationInBackground: true))
+        #expect(throws: RequestError.badRequest(#""options.backgroundModes" must be an array of known modes ("location", "bluetooth-central")"#)) {
+            try LaunchOptions(fields: ["backgroundModes": ["audio"]])
+        }
+        #expect(throws: RequestError.badRequest(#""options.relaunchAfterForceQuit" must be true or false"#)) {
+            try LaunchOptions(fields: ["relaunchAfterForceQuit": 1])
+        }
+    }
 }

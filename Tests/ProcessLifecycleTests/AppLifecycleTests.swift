@@ -8,7 +8,7 @@ import GeoWakeProtocol
 func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800_000_000_000) + seconds }
 
 @Suite struct AppLifecycleTests {
-    func lifecycle(_ options: ClientOptions = ClientOptions(), configure: (inout LifecycleSettings) -> Void = { _ in }) -> AppLifecycle {
+    func lifecycle(_ options: LaunchOptions = LaunchOptions(), configure: (inout LifecycleSettings) -> Void = { _ in }) -> AppLifecycle {
         var settings = LifecycleSettings()
         configure(&settings)
         var lifecycle = AppLifecycle(settings: settings)
@@ -43,7 +43,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func aClientThatExitsOnSuspendIsTerminatedWhenItsBudgetEndsAndLaunchedAgainForItsNextEvent() {
-        var life = lifecycle(ClientOptions(exitsOnSuspend: true))
+        var life = lifecycle(LaunchOptions(exitsOnSuspend: true))
         _ = life.eventQueued(for: "a", reason: .location, at: at(0))
         #expect(life.advance(to: at(10)) == [.terminate(client: "a")])
         #expect(life.apps["a"]!.state == .terminating)
@@ -53,7 +53,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func theBluetoothModeKeepsARangingClientRunningLikeTheLocationMode() {
-        var life = lifecycle(ClientOptions(bluetoothBackgroundMode: true))
+        var life = lifecycle(LaunchOptions(bluetoothInBackground: true))
         _ = life.eventQueued(for: "a", reason: .beacon, at: at(0))
         life.continuousLocation("a", active: true, at: at(1))
         #expect(life.advance(to: at(60)) == [], "not suspended while it ranges")
@@ -63,8 +63,8 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
 
     @Test func aStoredRecordWithoutTheNewerSettingsReadsThemAsDefaults() throws {
         let old = #"{"relaunchAfterForceQuit":false,"locationBackgroundMode":true}"#
-        let options = try JSONDecoder().decode(ClientOptions.self, from: Data(old.utf8))
-        #expect(options == ClientOptions(relaunchAfterForceQuit: false, locationBackgroundMode: true))
+        let options = try JSONDecoder().decode(LaunchOptions.self, from: Data(old.utf8))
+        #expect(options == LaunchOptions(relaunchAfterForceQuit: false, locationInBackground: true))
     }
 
     @Test func theBudgetDefaultsToTenSecondsThenTheClientIsSuspended() {
@@ -143,7 +143,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func anEndTheDaemonCausedIsNeitherACrashNorAForceQuit() {
-        var life = lifecycle(ClientOptions(relaunchAfterForceQuit: false))
+        var life = lifecycle(LaunchOptions(relaunchAfterForceQuit: false))
         _ = life.eventQueued(for: "a", reason: .region, at: at(0))
         _ = life.beginBackgroundTask("a", at: at(1))
         _ = life.advance(to: at(180))
@@ -172,7 +172,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func withRelaunchAfterForceQuitOffAForceQuitClientWaitsForTheUser() {
-        var life = lifecycle(ClientOptions(relaunchAfterForceQuit: false))
+        var life = lifecycle(LaunchOptions(relaunchAfterForceQuit: false))
         life.connected("a", at: at(0))
         _ = life.exited("a", .signaled(9), at: at(100))
         #expect(life.eventQueued(for: "a", reason: .region, at: at(200)) == [])
@@ -182,7 +182,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func aCleanExitIsNotAForceQuit() {
-        var life = lifecycle(ClientOptions(relaunchAfterForceQuit: false))
+        var life = lifecycle(LaunchOptions(relaunchAfterForceQuit: false))
         _ = life.eventQueued(for: "a", reason: .region, at: at(0))
         _ = life.exited("a", .exited(0), at: at(1))
         #expect(life.eventQueued(for: "a", reason: .region, at: at(2)) == [.launch(client: "a", reason: .region)])
@@ -198,7 +198,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
     }
 
     @Test func theLocationModeKeepsAClientWithContinuousUpdatesRunning() {
-        var life = lifecycle(ClientOptions(locationBackgroundMode: true))
+        var life = lifecycle(LaunchOptions(locationInBackground: true))
         _ = life.eventQueued(for: "a", reason: .location, at: at(0))
         life.continuousLocation("a", active: true, at: at(1))
         #expect(life.apps["a"]!.usesLocationInBackground)

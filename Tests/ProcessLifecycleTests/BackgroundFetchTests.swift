@@ -8,7 +8,7 @@ import GeoWakeProtocol
 /// client, and how results move the next one.
 @Suite struct BackgroundFetchTests {
     /// Client "a", registered, with `minimumInterval` set at `at(0)`.
-    func fetching(every minimumInterval: Double, _ options: ClientOptions = ClientOptions(),
+    func fetching(every minimumInterval: Double, _ options: LaunchOptions = LaunchOptions(),
                   configure: (inout LifecycleSettings) -> Void = { _ in }) -> AppLifecycle {
         var settings = LifecycleSettings()
         configure(&settings)
@@ -94,7 +94,7 @@ import GeoWakeProtocol
     }
 
     @Test func aClientThatExitsOnSuspendIsTerminatedAfterItsResultAndLaunchedForTheNextFetch() {
-        var life = fetching(every: 10, ClientOptions(exitsOnSuspend: true))
+        var life = fetching(every: 10, LaunchOptions(exitsOnSuspend: true))
         _ = life.advance(to: at(10))
         #expect(life.completeBackgroundFetch("a", .newData, at: at(11)) == [.terminate(client: "a")])
         #expect(life.exited("a", .signaled(SIGTERM), at: at(11.2)) == [])
@@ -113,7 +113,7 @@ import GeoWakeProtocol
         disabled.enable("a")
         #expect(disabled.advance(to: at(30)) == [.launch(client: "a", reason: .fetch), .fetch(client: "a")])
 
-        var forceQuit = fetching(every: 10, ClientOptions(relaunchAfterForceQuit: false))
+        var forceQuit = fetching(every: 10, LaunchOptions(relaunchAfterForceQuit: false))
         _ = forceQuit.eventQueued(for: "a", reason: .region, at: at(0))
         _ = forceQuit.exited("a", .signaled(SIGKILL), at: at(1))
         #expect(forceQuit.advance(to: at(10)) == [])
