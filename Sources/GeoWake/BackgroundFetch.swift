@@ -43,7 +43,7 @@ extension LocationManager {
     ///   launch command (`relaunch: .never`): a fetch must be able to launch it.
     @discardableResult
     public func setMinimumBackgroundFetchInterval(_ seconds: Double?) async throws -> BackgroundFetchStatus? {
-        let result = try await request("setBackgroundFetch", ["minimumInterval": seconds.map(JSONValue.number) ?? .null])
+        let result = try await request("setBackgroundFetch", SetBackgroundFetchRequest(minimumInterval: seconds).fields)
         return BackgroundFetchStatus(result)
     }
 
@@ -55,6 +55,6 @@ extension LocationManager {
     /// - Throws: `GeoWakeError.rejected` with `noFetch` when no fetch is in progress (e.g. its time ran out).
     @discardableResult
     public func completeBackgroundFetch(_ result: BackgroundFetchResult) async throws -> BackgroundFetchStatus? {
-        BackgroundFetchStatus(try await request("completeBackgroundFetch", ["result": .string(result.rawValue)]))
+        BackgroundFetchStatus(try await request("completeBackgroundFetch", CompleteBackgroundFetchRequest(result: result).fields))
     }
 }

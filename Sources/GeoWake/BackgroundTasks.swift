@@ -20,7 +20,7 @@ extension LocationManager {
     /// Ends a task; when it was the last one of a launched or woken process, the daemon suspends the process.
     public func endBackgroundTask(_ task: BackgroundTask) async throws {
         backgroundTasks.withLock { $0[task.id] = nil }
-        _ = try await request("endBackgroundTask", ["task": .number(Double(task.id))])
+        _ = try await request("endBackgroundTask", EndBackgroundTaskRequest(task: Int64(task.id)).fields)
     }
 
     /// The daemon's `expiring` notice: every open task's handler runs once.

@@ -36,8 +36,9 @@ public final class DaemonConnection: Sendable {
         self.onMessage = onMessage
         self.onClose = onClose
         startReader()
-        let result = try await request("hello", ["protocol": .number(Double(Self.protocolVersion)),
-                                                 "client": "GeoWake"], timeout: timeout)
+        var hello = HelloRequest(version: Int64(Self.protocolVersion)).fields
+        hello["client"] = "GeoWake"
+        let result = try await request("hello", hello, timeout: timeout)
         state.withLock { $0.uid = result["uid"]?.int ?? -1 }
     }
 

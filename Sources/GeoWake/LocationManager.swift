@@ -129,7 +129,7 @@ public final class LocationManager: Sendable {
     /// `regionRemoved`, so nothing is left believed inside.
     /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when an id is not monitored (nothing is removed then).
     public func stopMonitoring(_ regionIDs: [String]) async throws {
-        _ = try await request("stopMonitoring", ["regions": .array(regionIDs.map(JSONValue.string))])
+        _ = try await request("stopMonitoring", StopMonitoringRequest(regions: regionIDs).fields)
     }
 
     /// A region's state as the daemon decided it: `unknown` until a fix decides it (a beacon region starts outside).
@@ -145,7 +145,7 @@ public final class LocationManager: Sendable {
     /// The current state of one of this client's regions.
     /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when the id is not monitored.
     public func state(of regionID: String) async throws -> RegionState {
-        let result = try await request("regionState", ["region": .string(regionID)])
+        let result = try await request("regionState", RegionStateRequest(region: regionID).fields)
         guard let state = result["state"]?.string.flatMap(RegionState.init(rawValue:)) else {
             throw GeoWakeError.malformedReply("regionState without a known state")
         }

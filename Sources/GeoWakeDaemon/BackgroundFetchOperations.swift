@@ -6,20 +6,13 @@ import ProcessLifecycle
 extension Daemon {
     func setBackgroundFetch(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        guard let value = request.fields.given("minimumInterval") else { return try activation.setBackgroundFetch(client, minimumInterval: nil) }
-        let range = BackgroundFetchSchedule.allowedMinimum
-        guard case .number(let seconds) = value, range.contains(seconds) else {
-            throw ProtocolError.badRequest("\"minimumInterval\" must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), or null")
-        }
-        return try activation.setBackgroundFetch(client, minimumInterval: seconds)
+        let fetch = try request.typed(SetBackgroundFetchRequest.init(fields:))
+        return try activation.setBackgroundFetch(client, minimumInterval: fetch.minimumInterval)
     }
 
     func completeBackgroundFetch(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        guard let result = request["result"]?.string.flatMap(BackgroundFetchResult.init(rawValue:)) else {
-            throw ProtocolError.badRequest("\"result\" must be \"newData\", \"noData\" or \"failed\"")
-        }
-        return try activation.completeBackgroundFetch(client, result)
+        return try activation.completeBackgroundFetch(client, try request.typed(CompleteBackgroundFetchRequest.init(fields:)).result)
     }
 }
 

@@ -8,6 +8,6 @@ extension Daemon {
 
     func endBackgroundTask(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        return try activation.endBackgroundTask(client, Int(try request.integer("task")))
+        return try activation.endBackgroundTask(client, Int(try request.typed(EndBackgroundTaskRequest.init(fields:)).task))
     }
 }

@@ -109,22 +109,13 @@ extension Daemon {
         return result
     }
 
-    static let regionsPerPage = 1_000
-
-    /// One page of a region list: those after `after` (byte order), at most `limit` (1–1,000, the default), so
-    /// that a reply stays far below the line limit whatever the ids.
+    /// One page of a region list (`RegionPageRequest`): at most 1,000 regions, so that a reply stays far below the
+    /// line limit whatever the ids.
     private static func page(_ sorted: [[String: JSONValue]], _ request: Request) throws(ProtocolError) -> (ArraySlice<[String: JSONValue]>, more: Bool) {
-        var limit = regionsPerPage
-        if request.fields["limit"] != nil {
-            let given = try request.integer("limit")
-            guard (1...Int64(regionsPerPage)).contains(given) else {
-                throw .badRequest("\"limit\" must be an integer from 1 to \(regionsPerPage)")
-            }
-            limit = Int(given)
-        }
+        let page = try request.typed(RegionPageRequest.init(fields:))
+        let limit = page.limit ?? RegionPageRequest.maximumLimit
         var start = sorted.startIndex
-        if request.fields["after"] != nil {
-            let after = Array(try request.string("after").utf8)
+        if let after = page.after.map({ Array($0.utf8) }) {
             start = sorted.firstIndex { after.lexicographicallyPrecedes(($0["region"]?.string ?? "").utf8) } ?? sorted.endIndex
         }
         let end = min(sorted.endIndex, start + limit)

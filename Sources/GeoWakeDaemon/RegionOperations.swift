@@ -12,10 +12,7 @@ extension Daemon {
 
     /// A `stopMonitoring` request's ids.
     static func regionIDs(_ request: Request) throws(ProtocolError) -> [String] {
-        guard let array = request["regions"]?.array, case let ids = array.compactMap(\.string), ids.count == array.count else {
-            throw ProtocolError.badRequest("\"regions\" must be an array of strings")
-        }
-        return ids
+        try request.typed(StopMonitoringRequest.init(fields:)).regions
     }
 
     func stopMonitoringRegions(_ request: Request) throws -> [String: JSONValue] {
@@ -41,7 +38,7 @@ extension Daemon {
     /// A beacon region's state, else a geographic one's.
     func regionState(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
-        let id = try request.string("region")
+        let id = try request.typed(RegionStateRequest.init(fields:)).region
         if let monitored = beacons.subscriptions.region(client, id) { return describe(monitored) }
         guard let entry = regions.entry(client, id) else {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")

@@ -21,6 +21,11 @@ struct Request {
         try ProtocolError.reading { () throws(RequestError) in try fields.integer(key) }
     }
 
+    /// The request read as its protocol type, e.g. `request.typed(HelloRequest.init(fields:))`.
+    func typed<Message>(_ read: ([String: JSONValue]) throws(RequestError) -> Message) throws(ProtocolError) -> Message {
+        try ProtocolError.reading { () throws(RequestError) in try read(fields) }
+    }
+
     func client() throws(ProtocolError) -> ClientKey {
         guard let client = connection.client else { throw ProtocolError("notRegistered", "\(op) needs register first") }
         return client

@@ -7,7 +7,7 @@ extension Daemon {
 
     func hello(_ request: Request) throws -> [String: JSONValue] {
         guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
-        let version = try request.integer("protocol")
+        let version = try request.typed(HelloRequest.init(fields:)).version
         guard version == Int64(Self.protocolVersion) else {
             throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
         }

@@ -25,7 +25,7 @@ public struct BackgroundFetchSchedule: Hashable, Sendable, Codable {
     /// How far results can stretch the interval, as a multiple of the minimum.
     public static let maximumStretch = 16.0
     /// The accepted minimum intervals, seconds: a second (tests) to a week.
-    public static let allowedMinimum: ClosedRange<Double> = 1...604_800
+    public static let allowedMinimum = SetBackgroundFetchRequest.allowedMinimum
 
     /// A schedule whose first fetch is due `minimumInterval` after `now`.
     public init(minimumInterval: Double, at now: Timestamp) {

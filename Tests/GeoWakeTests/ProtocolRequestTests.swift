@@ -96,4 +96,25 @@ import Testing
             try LaunchOptions(fields: ["relaunchAfterForceQuit": 1])
         }
     }
+
+    @Test func eachShortRequestReadsBackAsSentAndAWrongFieldIsNamed() throws {
+        #expect(try HelloRequest(fields: HelloRequest(version: 1).fields) == HelloRequest(version: 1))
+        #expect(try StopMonitoringRequest(fields: StopMonitoringRequest(regions: ["a", "b"]).fields).regions == ["a", "b"])
+        #expect(try RegionStateRequest(fields: RegionStateRequest(region: "home").fields).region == "home")
+        #expect(try EndBackgroundTaskRequest(fields: EndBackgroundTaskRequest(task: 7).fields).task == 7)
+        #expect(try SetBackgroundFetchRequest(fields: SetBackgroundFetchRequest(minimumInterval: 900).fields).minimumInterval == 900)
+        #expect(try SetBackgroundFetchRequest(fields: SetBackgroundFetchRequest(minimumInterval: nil).fields).minimumInterval == nil)
+        #expect(try CompleteBackgroundFetchRequest(fields: CompleteBackgroundFetchRequest(result: .noData).fields).result == .noData)
+        #expect(throws: RequestError.badRequest("\"protocol\" must be an integer")) { try HelloRequest(fields: ["protocol": true]) }
+        #expect(throws: RequestError.badRequest("\"regions\" must be an array of strings")) { try StopMonitoringRequest(fields: ["regions": ["a", 1]]) }
+        #expect(throws: RequestError.badRequest("\"region\" must be a string")) { try RegionStateRequest(fields: [:]) }
+        #expect(throws: RequestError.badRequest("\"minimumInterval\" must be a number of seconds from 1 to 604800, or null")) {
+            try SetBackgroundFetchRequest(fields: ["minimumInterval": 0.5])
+        }
+        #expect(try RegionPageRequest(fields: RegionPageRequest(after: "r9", limit: 10).fields) == RegionPageRequest(after: "r9", limit: 10))
+        #expect(throws: RequestError.badRequest("\"limit\" must be an integer from 1 to 1000")) { try RegionPageRequest(fields: ["limit": 1001]) }
+        #expect(throws: RequestError.badRequest(#""result" must be "newData", "noData" or "failed""#)) {
+            try CompleteBackgroundFetchRequest(fields: ["result": "maybe"])
+        }
+    }
 }
