@@ -9,8 +9,10 @@
 #   load:    1,000 clients x 100 regions (100,000 in the one index) at 10 fixes/s for 60 s: daemon CPU % of one core
 #            (from /proc/PID/stat) and RSS every 10 s. RULE_SETS=K (default 1): the clients choose K distinct region
 #            rules (hysteresis 0, 10, ... m), so the daemon runs K monitors over K indexes.
-#   register: CLIENTS x REGIONS (default 1,000 x 1,000) registered one monitor request each; then the restart over them,
-#            and `geowake locate` (GEOWAKE, default beside geowaked) over the same regions: its time and peak RSS.
+#   register: CLIENTS x REGIONS (default 1,000 x 1,000) registered one monitor request each, PARALLEL (default 1) clients
+#            at a time, the requests encoded before the clock starts; then the restart over them, and `geowake locate`
+#            (GEOWAKE, default beside geowaked) over the same regions: its time and peak RSS. STATE_DIR=DIR keeps the
+#            daemon's store there (e.g. to profile a restart over it).
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. GEOWAKED_ARGS: more geowaked

@@ -268,8 +268,9 @@ def load(geowaked, trace, directory, clients=1000, regions_each=100, window=60):
 
 
 def register(geowaked, trace, directory):
-    """CLIENTS x REGIONS (default 1,000 x 1,000) registered one client after another, each with one monitor request;
-    then the daemon restarted over the stored regions: time until it answers, and its RSS then."""
+    """CLIENTS x REGIONS (default 1,000 x 1,000) registered, each client with one monitor request, PARALLEL (default 1)
+    clients at a time (as subscribers starting together at boot: their commits then share syncs); then the daemon
+    restarted over the stored regions: time until it answers, and its RSS then."""
     clients, each = int(os.environ.get("CLIENTS", "1000")), int(os.environ.get("REGIONS", "1000"))
     generator = random.Random(13)
     # The requests are encoded before the clock starts: Python takes about 12 s to write 1M features' JSON.
@@ -280,15 +281,24 @@ def register(geowaked, trace, directory):
           f"{time.monotonic() - start:.1f} s (not counted below)")
     process, path = start_daemon(geowaked, trace, 10, directory)
     try:
+        parallel = int(os.environ.get("PARALLEL", "1"))
+
+        def register_every(first):
+            for n in range(first, clients, parallel):
+                client = Client(path)
+                client.start(f"bench.register.{n:04d}")
+                client.next_id += 1
+                client.reply(client.send_line(requests[n]))
+                client.sock.close()
+
         start = time.monotonic()
-        for n in range(clients):
-            client = Client(path)
-            client.start(f"bench.register.{n:04d}")
-            client.next_id += 1
-            client.reply(client.send_line(requests[n]))
-            client.sock.close()
+        threads = [threading.Thread(target=register_every, args=(k,)) for k in range(parallel)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         elapsed = time.monotonic() - start
-        print(f"register: {clients} clients x {each} regions ({clients * each:,}) registered in {elapsed:.1f} s "
+        print(f"register: {clients} clients x {each} regions ({clients * each:,}), {parallel} at a time, registered in {elapsed:.1f} s "
               f"({clients * each / elapsed:,.0f} regions/s; daemon CPU "
               f"{cpu_seconds(process.pid):.1f} s); RSS {rss_mib(process.pid):.0f} MiB")
     finally:
