@@ -243,7 +243,8 @@ final class SimulatedWorld {
     /// runs the app's start-up, which monitors its regions and starts its services (the same ones every launch).
     private func connect(_ process: SimulatedProcesses.Process, to daemon: Daemon) {
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
+        // Close-on-exec: a process another test spawns meanwhile must not hold the app's end open past its kill -9.
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return }
         daemon.adopt(pair[0], pid: process.identity.pid)
         narrate?("pid \(process.identity.pid) \(process.clientID) connects (\(process.launched ? "launched for \(process.reason?.rawValue ?? "?")" : "started by hand"))")
         let subscriber = SimulatedSubscriber(pid: process.identity.pid, clientID: process.clientID, fd: pair[1],

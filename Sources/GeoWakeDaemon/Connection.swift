@@ -57,18 +57,20 @@ final class Connection {
     var hasCompleteLine: Bool { framer.hasCompleteLine() }
 
     /// Reads what is there into `chunk`, the loop's one read buffer (a fresh 64 KiB on every read made the allocator
-    /// give its pages back and fault them in again on each fix's way out).
-    func receive(using chunk: inout [UInt8]) {
+    /// give its pages back and fault them in again on each fix's way out); whether it read anything.
+    @discardableResult
+    func receive(using chunk: inout [UInt8]) -> Bool {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno != EAGAIN && errno != EINTR { peerClosed = true }
-            return
+            return false
         }
         if n == 0 {
             peerClosed = true
-            return
+            return false
         }
         framer.append(chunk[0..<n])
+        return true
     }
 
     /// The next complete request line, taken out of the buffer.

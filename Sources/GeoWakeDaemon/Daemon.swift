@@ -178,6 +178,7 @@ public final class Daemon {
             logger.error("cannot checkpoint the store", metadata: ["error": "\(error)"])
         }
         for connection in connections.values where connection.isFinished {
+            takeLastRequests(of: connection)
             close(connection)
         }
         return true
@@ -189,7 +190,10 @@ public final class Daemon {
         live?.stop()
         activation.stopping()
         syncCommits()
-        for connection in Array(connections.values) { close(connection) }
+        for connection in Array(connections.values) {
+            takeLastRequests(of: connection)
+            close(connection)
+        }
         if listener >= 0 {
             Glibc.close(listener)
             listener = -1
@@ -297,6 +301,21 @@ public final class Daemon {
 
     static let requestsPerTurn = 64
     static let turnShare = 0.002
+
+    /// Before a connection goes, what its peer sent and the loop has not taken yet is: a subscriber that acks its last
+    /// events and exits while the daemon writes to it makes that write fail (EPIPE) before the loop read the acks, and
+    /// without them its events would go again to its next process. Not after a protocol error, and at most a few MiB.
+    private func takeLastRequests(of connection: Connection) {
+        guard !connection.closeAfterFlush else { return }
+        var reads = 0
+        repeat {
+            while case .line(let line) = connection.nextLine() { handle(line[...], on: connection) }
+            reads += 1
+        } while reads <= Self.lastRequestReads && connection.receive(using: &readChunk)
+        applyDeferredAcks()
+    }
+
+    static let lastRequestReads = 64
 
     func close(_ connection: Connection) {
         Glibc.close(connection.fd)
