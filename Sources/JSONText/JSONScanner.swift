@@ -278,10 +278,15 @@ package struct JSONScanner {
         return false
     }
 
+    /// strtod on a copy of the number's text, on the stack: the 17-digit coordinates most writers print come here,
+    /// and an array per number was a heap allocation each.
     private func slowNumber(from start: Int) -> Double {
-        var text = [CChar](repeating: 0, count: position - start + 1)
-        for i in start..<position { text[i - start] = CChar(bitPattern: base[i]) }
-        return strtod(text, nil)
+        let length = position - start
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text in
+            for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
+            text[length] = 0
+            return strtod(text.baseAddress!, nil)
+        }
     }
 
     private static let powersOfTen: [Double] = (0...22).map { e in (0..<e).reduce(1.0) { acc, _ in acc * 10 } }
