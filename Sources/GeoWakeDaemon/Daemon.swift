@@ -2,7 +2,6 @@ import Foundation
 import GeoWakeCore
 import Geofencing
 import GeoWakeProtocol
-import GRDB
 import Logging
 
 /// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
@@ -80,39 +79,7 @@ public final class Daemon {
         for (client, rules) in try store.read(RegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
-        var stored: [RegionMonitorConfiguration: StoredRegions] = [:]
-        try store.read { db in
-            // The store's size bounds the features' text: the first group's document is made that big at once.
-            let storeBytes = try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size") ?? 0
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT uid, clientID, regionID, feature, state, since, dwellSent FROM region ORDER BY uid, clientID, regionID
-                """)
-            // Rows come owner by owner: one key and one rules lookup per owner, the group being filled held apart.
-            var owner = ClientKey(uid: 0, clientID: "")
-            var ownerID: [UInt8] = []
-            var rules: RegionMonitorConfiguration?
-            var group = StoredRegions()
-            while let row = try rows.next() {
-                let uid = UInt32(row[0] as Int64)
-                if try rules == nil || uid != owner.uid || row.withUnsafeData(atIndex: 1, { !($0 ?? Data()).elementsEqual(ownerID) }) {
-                    owner = ClientKey(uid: uid, clientID: row[1])
-                    ownerID = Array(owner.clientID.utf8)
-                    let ownerRules = regions.rules(of: owner)
-                    if ownerRules != rules {
-                        if let rules { stored[rules] = group }
-                        group = stored.removeValue(forKey: ownerRules) ?? StoredRegions(reservingCapacity: stored.isEmpty ? storeBytes : 0)
-                        rules = ownerRules
-                    }
-                }
-                let entry = SharedRegions.Entry(owner: owner, regionID: row[2], state: SharedRegions.State(rawValue: row[4]) ?? .unknown,
-                                                since: (row[5] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
-                                                dwellSent: row[6])
-                try row.withUnsafeData(atIndex: 3) { feature in
-                    (feature ?? Data()).withUnsafeBytes { group.append(feature: $0, entry) }
-                }
-            }
-            if let rules { stored[rules] = group }
-        }
+        var stored = try store.storedRegions(groupedBy: regions.rules(of:))
         try regions.restore(&stored)
         try services.restore(from: store)
     }

@@ -62,10 +62,7 @@ extension Daemon {
     private func storedFeature(of client: ClientKey, _ id: String) throws -> String? {
         if let monitored = beacons.subscriptions.region(client, id) { return monitored.feature }
         guard regions.entry(client, id) != nil else { return nil }
-        return try store.read { db in
-            try String.fetchOne(db, sql: "SELECT feature FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                arguments: [client.uid, client.clientID, id])
-        }
+        return try store.regionFeature(id, of: client)
     }
 
     /// Adds the new regions, all or none; how many.

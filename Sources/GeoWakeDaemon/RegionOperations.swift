@@ -2,7 +2,6 @@ import FileBytes
 import Foundation
 import GeoWakeCore
 import JSONLines
-import GRDB
 import CPeerFiles
 import GeoWakeProtocol
 
@@ -78,12 +77,9 @@ extension Daemon {
                 throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
             }
         }
-        try storeWrite { db in
-            try rules?.store(db, for: client)
-            for (region, text) in zip(parsed, texts) {
-                try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
-                    .bind(1, client.uid).bind(2, client.clientID).bind(3, region.id).bind(4, text).run()
-            }
+        try storeWrite { transaction in
+            try rules?.store(transaction, for: client)
+            for (region, text) in zip(parsed, texts) { try transaction.insertRegion(region.id, feature: text, of: client) }
         }
         if let rules { try choose(rules, for: client) }
         do {
