@@ -19,6 +19,9 @@ struct ClientModel {
     /// Events that may come again under a new number: produced anew from the trace after a power cut under
     /// `--durability normal` took back their commit. Under `full` nothing leaves the daemon before its sync.
     private var mayComeAnew: Set<Int> = []
+    /// Events a dead process acknowledged on its connection to the running daemon: the daemon takes those acks in its
+    /// next turn, and they hold; only if it goes down first may the events come again.
+    private var ackedByTheDead: Set<Int> = []
     private(set) var repeats = 0
 
     init(_ scenario: SimulationScenario.Client, expected: [String]) {
@@ -48,9 +51,21 @@ struct ClientModel {
         return "\(scenario.id): user code handled \(number) \(text), expected \(wanted)"
     }
 
-    /// The process died: what it handled without a confirmed ack may come again.
-    mutating func processDied(_ pid: pid_t, confirmedThrough: EventNumber) {
-        for (index, entry) in handledBy where entry.pid == pid && entry.number > confirmedThrough { mayRepeat.insert(index) }
+    /// The process died: what it handled without a confirmed ack may come again, unless its ack is in the socket of
+    /// its connection to a daemon that is up (`inSocket`), which reads what a dead peer sent before letting it go.
+    mutating func processDied(_ pid: pid_t, confirmedThrough: EventNumber, inSocket: Set<EventNumber>) {
+        for (index, entry) in handledBy where entry.pid == pid && entry.number > confirmedThrough {
+            if inSocket.contains(entry.number) { ackedByTheDead.insert(index) } else { mayRepeat.insert(index) }
+        }
+    }
+
+    /// The daemon finished a turn: it has read every dead process's socket.
+    mutating func daemonTurned() { ackedByTheDead = [] }
+
+    /// The daemon died (or stopped) before it read them: the acks in dead processes' sockets are lost.
+    mutating func daemonWentDown() {
+        mayRepeat.formUnion(ackedByTheDead)
+        ackedByTheDead = []
     }
 
     /// A power cut may take back any commit since the last sync: acks, and under `normal` events with the trace

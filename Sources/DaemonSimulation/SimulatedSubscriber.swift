@@ -19,6 +19,8 @@ final class SimulatedSubscriber {
     /// Ack request ids → the event they acknowledge, until the daemon's reply confirms it.
     private var unconfirmedAcks: [Int: EventNumber] = [:]
     private(set) var confirmedThrough = EventNumber(epoch: 0, seq: 0)
+    /// The events whose acks this connection wrote and the daemon has not confirmed yet.
+    var acksInFlight: Set<EventNumber> { Set(unconfirmedAcks.values) }
     /// Event lines read and not yet handed to user code (the app handles a few per step, or none while stopped).
     private(set) var waiting: [ReceivedEvent] = []
     /// Replies that were not `ok`, for the invariant that the app's own requests are accepted.

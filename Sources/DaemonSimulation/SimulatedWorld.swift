@@ -87,6 +87,7 @@ final class SimulatedWorld {
     /// SIGKILL: what was committed stays; the connections close.
     func crashDaemon() {
         daemon = nil
+        for key in models.keys { models[key]!.daemonWentDown() }
     }
 
     /// The machine loses power at one of the store's next writes (`MidTurnPowerCut`), if the daemon makes it within
@@ -121,7 +122,10 @@ final class SimulatedWorld {
         } else {
             storeLostPower = true
         }
-        for key in models.keys { models[key]!.powerCut(durabilityFull: scenario.durabilityFull) }
+        for key in models.keys {
+            models[key]!.daemonWentDown()
+            models[key]!.powerCut(durabilityFull: scenario.durabilityFull)
+        }
         SimulatedDisk.restore(store: storePath, files)
         return landed == nil ? "after \(turns) turns" : "at write \(write) of the store, in turn \(turn)"
     }
@@ -144,17 +148,27 @@ final class SimulatedWorld {
     private func reapSubscriber(_ pid: pid_t) {
         guard let entry = processes.table[pid], mourned.insert(pid).inserted else { return }
         // A dead process handles nothing more: what it read and had not handled is resent to its successor.
-        subscribers.removeValue(forKey: pid)?.close()
-        narrate?("pid \(pid) dead, its acks confirmed through \(confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))")
-        models[entry.clientID]?.processDied(pid, confirmedThrough: confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))
+        let subscriber = subscribers.removeValue(forKey: pid)
+        let inSocket = daemon != nil ? subscriber?.acksInFlight ?? [] : []
+        subscriber?.close()
+        narrate?("pid \(pid) dead, its acks confirmed through \(confirmed[pid] ?? EventNumber(epoch: 0, seq: 0))"
+                 + (inSocket.isEmpty ? "" : ", \(inSocket.count) more in its socket"))
+        models[entry.clientID]?.processDied(pid, confirmedThrough: confirmed[pid] ?? EventNumber(epoch: 0, seq: 0), inSocket: inSocket)
     }
 
     /// `turns` turns of the daemon (a fix a turn, when one is due) and of every app.
     func run(turns: Int) throws {
         for _ in 0..<turns {
-            if let daemon { _ = try daemon.turn(waiting: false) }
+            try daemonTurn()
             _ = pumpApps()
         }
+    }
+
+    /// One turn of the daemon, if it is up; it has then read every dead process's socket.
+    private func daemonTurn() throws {
+        guard let daemon else { return }
+        _ = try daemon.turn(waiting: false)
+        for key in models.keys { models[key]!.daemonTurned() }
     }
 
     /// Turns until nothing moves and no app has an event waiting, at least `turns` of them.
@@ -163,7 +177,7 @@ final class SimulatedWorld {
         var turn = 0
         while turn < turns + 400, quiet < 3 || turn < turns {
             turn += 1
-            if let daemon { _ = try daemon.turn(waiting: false) }
+            try daemonTurn()
             let moved = pumpApps() || subscribers.values.contains { !$0.waiting.isEmpty }
             quiet = moved ? 0 : quiet + 1
         }
@@ -268,6 +282,7 @@ final class SimulatedWorld {
     func stopDaemon() {
         daemon?.end()
         daemon = nil
+        for key in models.keys { models[key]!.daemonWentDown() }
     }
 
     var incomplete: [String] {
