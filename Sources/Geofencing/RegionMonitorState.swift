@@ -34,7 +34,7 @@ struct RegionMonitorState {
         swap(&hits, &containing)
         hits.removeAll(keepingCapacity: true)
         neighbourhood.forEachRegion(containing: fix.coordinate, in: regions) { hits.append($0) }
-        if hits.count > 1 { hits.sort() }
+        RegionHandle.sort(&hits)
         // The usual fix lies in exactly the regions reported inside, with nothing pending: it changes nothing.
         if !Self.onlyConfirms(tracks, hits) {
             merge(hits, at: fix.coordinate, now: now, accuracy: accuracy, current: current, previous: previous,
