@@ -173,10 +173,10 @@ struct RegionMonitorState {
         let heading = track.changeDue == nil ? track.isInside : !track.isInside
         guard contained != heading else { return }
         if contained {
-            guard accuracy == 0 || regions.signedDistance(from: point, to: track.handle) <= -accuracy else { return }
+            guard accuracy == 0 || regions.signedDistance(from: point, to: track.handle, inside: true) <= -accuracy else { return }
         } else {
             let margin = accuracy + (track.isInside ? configuration.hysteresis : 0)
-            guard margin == 0 || regions.signedDistance(from: point, to: track.handle) > margin else { return }
+            guard margin == 0 || regions.signedDistance(from: point, to: track.handle, inside: false) > margin else { return }
         }
         track.changeDue = track.changeDue == nil ? now + configuration.debounce : nil
     }
