@@ -125,6 +125,14 @@ struct RegionMonitorState {
         return low
     }
 
+    /// Drops the buffers kept from one fix to the next, which hold nothing between fixes; the next fix
+    /// allocates them again.
+    mutating func releaseBuffers() {
+        spareTracks = []
+        containing = []
+        crossings = []
+    }
+
     /// Forgets a region's track and returns it; the neighbourhood is dropped since its candidates may name it.
     mutating func removeTrack(of region: RegionHandle) -> RegionTrack? {
         neighbourhood = RegionMonitorNeighbourhood()
