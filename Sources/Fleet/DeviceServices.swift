@@ -95,6 +95,19 @@ struct DeviceServices {
         }
     }
 
+    /// Lets go of what the services keep only for their next fix: the event buffers (the device's first fix
+    /// alone fills one with dozens of `enter`s) and the region monitors' scratch arrays. A worker holds
+    /// thousands of devices between their messages; these were about a third of each device's memory.
+    mutating func releaseBuffers() {
+        for i in regionSets.indices {
+            regionSets[i].replay.releaseEventBuffer()
+            regionSets[i].replay.service.releaseBuffers()
+        }
+        standard?.releaseEventBuffer()
+        significant?.releaseEventBuffer()
+        visits?.releaseEventBuffer()
+    }
+
     /// Moves the device's monitor of `set` onto another version of it. Regions gone from it that the device
     /// is inside end with their `regionRemoved` exit (what `RegionMonitor.remove` reports), stamped with the
     /// device's last fix, so re-processing gives the same events; the rest keep their state by id.

@@ -87,7 +87,12 @@ struct PartitionState {
         case .fix(let device):
             lines.removeAll()
             var known = devices.removeValue(forKey: device)
-            defer { if let known { devices[device] = known } }
+            defer {
+                if var known {
+                    known.releaseBuffers()
+                    devices[device] = known
+                }
+            }
             try DeviceBatch.read(payload) { reading in
                 switch reading {
                 case .fix(let fix): try feed(fix, to: &known, device: device, sources: sources)

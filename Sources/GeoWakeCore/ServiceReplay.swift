@@ -50,6 +50,13 @@ public struct ServiceReplay<Service: LocationService> where Service.Input == Fix
         for fix in fixes { try feed(fix, body) }
     }
 
+    /// Lets go of the event buffer kept for the next fix, for a caller that holds many replays idle (a fleet
+    /// worker's devices between their messages); the next fix with events allocates it again.
+    @inlinable
+    public mutating func releaseEventBuffer() {
+        events = []
+    }
+
     /// Fires what falls due up to `now` (a live caller's clock, or the end of a trace) without a new fix.
     @inlinable
     public mutating func finish(at now: Timestamp, _ body: ([Service.Event]) throws -> Void) rethrows {

@@ -60,6 +60,12 @@ public struct RegionMonitor<Regions: RegionQuerying> {
         return events
     }
 
+    /// Lets go of the buffers the monitor keeps for its next fix (they hold no state), for a caller that holds
+    /// many monitors idle between bursts of fixes, as a fleet worker holds its devices between messages.
+    public mutating func releaseBuffers() {
+        state.releaseBuffers()
+    }
+
     /// Fires the pending changes and dwells due at or before `now`, without a new fix. Their events carry the
     /// last fix's position, stamped with the instant each fell due.
     @specialized(where Regions == RegionIndex)

@@ -58,6 +58,10 @@ public protocol RegionQuerying {
     /// `contains(region, point) == (signedDistance <= 0)` always.
     func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double
 
+    /// `signedDistance(from:to:)` for a point the caller already knows to lie inside the region or not (as
+    /// `forEachRegion(containing:)` reported it): an index can then skip its own containment test.
+    func signedDistance(from point: Coordinate, to region: RegionHandle, inside: Bool) -> Double
+
     func contains(_ region: RegionHandle, _ point: Coordinate) -> Bool
 
     func attributes(of region: RegionHandle) -> RegionAttributes
@@ -67,6 +71,10 @@ public protocol RegionQuerying {
 }
 
 extension RegionQuerying {
+    public func signedDistance(from point: Coordinate, to region: RegionHandle, inside: Bool) -> Double {
+        signedDistance(from: point, to: region)
+    }
+
     public func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void) {
         forEachRegion(within: distance, of: point) { body($0, signedDistance(from: point, to: $0)) }
     }

@@ -175,10 +175,12 @@ import TestSupport
     @Test func pilesOfUndecidedCandidatesAreAllTested() throws {
         let point = Coordinate(latitude: 48.1, longitude: 11.5)
         var regions: [Region] = []
-        for k in 0..<150 {
+        // Enough that more than a query stages contain the point (about 6 in 11 do).
+        let count = 2 * RegionIndex.stagedCandidates + 100
+        for k in 0..<count {
             // Centres 100 m away in every direction, radii from 99.5 to 100.5 m: the point lies a fraction
             // of a metre from every boundary, where no raster decides.
-            let centre = Geodesy.destination(from: point, bearing: Double(k) * 2.4, distance: 100)
+            let centre = Geodesy.destination(from: point, bearing: Double(k) * 360 / Double(count), distance: 100)
             regions.append(Region(id: "c\(k)", shape: .circle(center: centre, radius: 99.5 + Double(k % 11) / 10)))
         }
         let index = try RegionIndex(regions: regions)
@@ -187,7 +189,7 @@ import TestSupport
             guard case let .circle(c, r) = region.shape else { return false }
             return Geodesy.distance(c, point) <= r
         }.map(\.id))
-        #expect(want.count > 64)
+        #expect(want.count > RegionIndex.stagedCandidates)
         #expect(got == want)
     }
 }
