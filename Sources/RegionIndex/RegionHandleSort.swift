@@ -2,7 +2,7 @@ extension RegionHandle {
     /// Sorts `handles` into `<`'s order, as `sort()` would.
     ///
     /// The region monitor sorts a fix's hits, which the index reports in its own (tree) order, on every fix.
-    /// The standard library's sort spent a fifth of `geowake replay`'s time on them at 100k regions (about
+    /// The standard library's sort spent a fifth of `geowake bench replay`'s profile on them at 100k regions (about
     /// 150 hits a fix): a buffer allocated each time and n log n comparisons that mispredict half the time.
     /// Hits share their store and the high bits of their slots, so a radix sort on just the bits in which
     /// they differ takes two or three passes without a branch on the data. Few handles are sorted by
