@@ -2,7 +2,7 @@
 # geowaked under load, with a Python driver of raw protocol clients (Benchmarks/daemon_load.py) that ack each event
 # as soon as they read it. Uses only the repository's trace (traces/berlin-drive.nmea, 1,200 fixes at 1 Hz).
 #   swift build -c release --experimental-lto-mode=full --product geowaked
-#   Benchmarks/daemon.sh [latency|load|outbox|register ...]      (default: latency, load, outbox)
+#   Benchmarks/daemon.sh [latency|load|outbox|register|restart ...]      (default: latency, load, outbox)
 #   latency: one subscriber with standard updates, the trace at 10 fixes/s (FLOOD=1: beside a client pipelining
 #            `list` requests it never reads, with the daemon's RSS); from the daemon taking a fix (its trace
 #            log's CLOCK_MONOTONIC mark) to the subscriber reading the event, outbox commit included: p50, p99, max.
@@ -13,6 +13,7 @@
 #            at a time, the requests encoded before the clock starts; then the restart over them, and `geowake locate`
 #            (GEOWAKE, default beside geowaked) over the same regions: its time and peak RSS. STATE_DIR=DIR keeps the
 #            daemon's store there (e.g. to profile a restart over it).
+#   restart: STATE_DIR=DIR (a register run's): the daemon restarted over that store, its time to answer, CPU and RSS.
 #   outbox:  100 clients with standard updates, the trace as fast as the daemon takes it: events/s through the
 #            outbox, each acked by its client on receipt.
 # Environment: CPU (default 0): the core geowaked is pinned to; the driver runs unpinned. GEOWAKED_ARGS: more geowaked

@@ -8,6 +8,7 @@
     daemon_load.py load GEOWAKED TRACE      1,000 clients x 100 regions at 10 fixes/s: daemon CPU % and RSS over time
     daemon_load.py outbox GEOWAKED TRACE    events/s through the outbox with an ack per event (100 clients)
     daemon_load.py register GEOWAKED TRACE  CLIENTS x REGIONS registered, then the restart over them
+    daemon_load.py restart GEOWAKED TRACE   the restart over the store in STATE_DIR (as register left it)
 """
 import json
 import os
@@ -304,6 +305,17 @@ def register(geowaked, trace, directory):
     finally:
         process.terminate()
         process.wait()
+    restart(geowaked, trace, directory)
+    locate_over_stored_regions(geowaked, trace, directory)
+
+
+def restart(geowaked, trace, directory):
+    """The daemon started over the store in `directory` (STATE_DIR, as `register` left it): the time until it answers
+    a client's register, and its CPU time and RSS then."""
+    store = os.path.join(directory, "geowake.sqlite")
+    if not os.path.exists(store):
+        sys.exit(f"restart: no store at {store} (STATE_DIR=DIR of a register run)")
+    regions = sqlite3.connect(store).execute("SELECT count(*) FROM region").fetchone()[0]
     start = time.monotonic()
     process, path = start_daemon(geowaked, trace, 10, directory)
     try:
@@ -313,12 +325,11 @@ def register(geowaked, trace, directory):
                 break
             except OSError:
                 time.sleep(0.01)
-        print(f"register: restarted over {clients * each:,} stored regions, answering after {time.monotonic() - start:.1f} s; "
-              f"RSS {rss_mib(process.pid):.0f} MiB")
+        print(f"restart: over {regions:,} stored regions, answering after {time.monotonic() - start:.1f} s; "
+              f"daemon CPU {cpu_seconds(process.pid):.1f} s; RSS {rss_mib(process.pid):.0f} MiB")
     finally:
         process.terminate()
         process.wait()
-    locate_over_stored_regions(geowaked, trace, directory)
 
 
 def locate_over_stored_regions(geowaked, trace, directory):
@@ -375,7 +386,7 @@ def outbox(geowaked, trace, directory, clients=100):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("latency", "load", "outbox", "register"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("latency", "load", "outbox", "register", "restart"):
         sys.exit(__doc__)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
