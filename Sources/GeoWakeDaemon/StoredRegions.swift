@@ -5,7 +5,7 @@ struct StoredRegions {
     private(set) var document: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
     private(set) var entries: [SharedRegions.Entry] = []
 
-    /// Room for `bytes` of features (a million regions' document grown by doubling was copied twenty times).
+    /// Room for `bytes` of features: a million regions' document, grown by doubling, was moved some twenty times.
     init(reservingCapacity bytes: Int = 0) {
         document.reserveCapacity(document.count + bytes + 2)
     }
