@@ -10,6 +10,7 @@
     daemon_load.py register GEOWAKED TRACE  CLIENTS x REGIONS registered, then the restart over them
     daemon_load.py restart GEOWAKED TRACE   the restart over the store in STATE_DIR (as register left it)
 """
+import contextlib
 import json
 import os
 import random
@@ -315,7 +316,9 @@ def restart(geowaked, trace, directory):
     store = os.path.join(directory, "geowake.sqlite")
     if not os.path.exists(store):
         sys.exit(f"restart: no store at {store} (STATE_DIR=DIR of a register run)")
-    regions = sqlite3.connect(store).execute("SELECT count(*) FROM region").fetchone()[0]
+    # Closed before the daemon starts: it refuses a store another process has open.
+    with contextlib.closing(sqlite3.connect(store)) as connection:
+        regions = connection.execute("SELECT count(*) FROM region").fetchone()[0]
     start = time.monotonic()
     process, path = start_daemon(geowaked, trace, 10, directory)
     try:
@@ -324,6 +327,8 @@ def restart(geowaked, trace, directory):
                 Client(path).start("bench.register.0000")
                 break
             except OSError:
+                if process.poll() is not None:
+                    sys.exit(f"restart: geowaked exited: {open(os.path.join(directory, 'geowaked.log')).read().strip()}")
                 time.sleep(0.01)
         print(f"restart: over {regions:,} stored regions, answering after {time.monotonic() - start:.1f} s; "
               f"daemon CPU {cpu_seconds(process.pid):.1f} s; RSS {rss_mib(process.pid):.0f} MiB")
