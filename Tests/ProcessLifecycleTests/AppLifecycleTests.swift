@@ -16,6 +16,21 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         return lifecycle
     }
 
+    /// The daemon writes only these apps' records after a turn: a change must mark its app, a read or a turn that
+    /// changes nothing must not.
+    @Test func theChangedAppsAreThoseATurnChangedAndNoOthers() {
+        var life = lifecycle()
+        life.register("b")
+        #expect(life.takeChangedApps() == ["a", "b"])
+        _ = life.apps["a"]?.state
+        _ = life.advance(to: at(1))
+        #expect(life.takeChangedApps().isEmpty, "reading and a turn with nothing due change nothing")
+        life.connected("b", at: at(2))
+        #expect(life.takeChangedApps() == ["b"])
+        life.remove("a")
+        #expect(life.takeChangedApps() == ["a"], "a removed app is changed too")
+    }
+
     @Test func anEventForAClientThatIsNotRunningLaunchesItWithTheReason() {
         var life = lifecycle()
         #expect(life.eventQueued(for: "a", reason: .region, at: at(0)) == [.launch(client: "a", reason: .region)])
