@@ -51,7 +51,7 @@ extension DaemonStore {
             var group = StoredRegions()
             while let row = try rows.next() {
                 let uid = UInt32(row[0] as Int64)
-                if try groupRules == nil || uid != owner.uid || row.withUnsafeData(atIndex: 1, { !($0 ?? Data()).elementsEqual(ownerID) }) {
+                if try groupRules == nil || uid != owner.uid || row.withUnsafeData(atIndex: 1, { !($0 ?? Data()).withUnsafeBytes { $0.elementsEqual(ownerID) } }) {
                     owner = ClientKey(uid: uid, clientID: row[1])
                     ownerID = Array(owner.clientID.utf8)
                     let ownerRules = rules(owner)
