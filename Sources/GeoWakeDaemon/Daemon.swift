@@ -79,8 +79,7 @@ public final class Daemon {
         for (client, rules) in try store.read(RegionRules.all) {
             try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
         }
-        var stored = try store.storedRegions(groupedBy: regions.rules(of:))
-        try regions.restore(&stored)
+        try regions.restore(owners: store.regionOwners(), reading: store.forEachStoredRegion)
         try services.restore(from: store)
     }
 

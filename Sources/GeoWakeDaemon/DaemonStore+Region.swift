@@ -5,18 +5,19 @@ import GRDB
 
 /// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
 extension StoreTransaction {
-    /// A region a `monitor` added, undecided until a fix.
-    func insertRegion(_ regionID: String, feature: String, of client: ClientKey) throws {
+    /// A region a `monitor` added, undecided until a fix; its row's rowid.
+    func insertRegion(_ regionID: String, feature: String, of client: ClientKey) throws -> Int64 {
         try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
             .bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
+        return db.lastInsertedRowID
     }
 
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so a raw cached statement.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
         for change in changes {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE uid = ? AND clientID = ? AND regionID = ?")
+            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid = ?")
                 .bind(1, change.entry.state.rawValue).bind(2, change.entry.since?.millisecondsSince1970).bind(3, change.entry.dwellSent)
-                .bind(4, change.entry.owner.uid).bind(5, change.entry.owner.clientID).bind(6, change.entry.regionID).run()
+                .bind(4, change.entry.row).run()
         }
     }
 
@@ -35,41 +36,33 @@ extension DaemonStore {
         }
     }
 
-    /// Every stored region as a restart reads it: each rule group's features as one document, in key order, with each
-    /// one's entry. Rows come owner by owner: one key and one rules lookup per owner, features copied as bytes into a
-    /// document sized at once (the store's size bounds their text).
-    func storedRegions(groupedBy rules: (ClientKey) -> RegionMonitorConfiguration) throws -> [RegionMonitorConfiguration: StoredRegions] {
-        var stored: [RegionMonitorConfiguration: StoredRegions] = [:]
+    /// The clients with stored regions, in key order.
+    func regionOwners() throws -> [ClientKey] {
         try read { db in
-            let storeBytes = try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size") ?? 0
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT uid, clientID, regionID, feature, state, since, dwellSent FROM region ORDER BY uid, clientID, regionID
+            try Row.fetchAll(db, sql: "SELECT DISTINCT uid, clientID FROM region ORDER BY uid, clientID").map { row in
+                ClientKey(uid: UInt32(row[0] as Int64), clientID: row[1])
+            }
+        }
+    }
+
+    /// Every stored region of `owners`, owner by owner in id order, as a restart reads them: each one's feature as the
+    /// row's own bytes (valid during the call: nothing is copied) with its entry.
+    func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
                 """)
-            var owner = ClientKey(uid: 0, clientID: "")
-            var ownerID: [UInt8] = []
-            var groupRules: RegionMonitorConfiguration?
-            var group = StoredRegions()
-            while let row = try rows.next() {
-                let uid = UInt32(row[0] as Int64)
-                if try groupRules == nil || uid != owner.uid || row.withUnsafeData(atIndex: 1, { !($0 ?? Data()).withUnsafeBytes { $0.elementsEqual(ownerID) } }) {
-                    owner = ClientKey(uid: uid, clientID: row[1])
-                    ownerID = Array(owner.clientID.utf8)
-                    let ownerRules = rules(owner)
-                    if ownerRules != groupRules {
-                        if let groupRules { stored[groupRules] = group }
-                        group = stored.removeValue(forKey: ownerRules) ?? StoredRegions(reservingCapacity: stored.isEmpty ? storeBytes : 0)
-                        groupRules = ownerRules
+            for owner in owners {
+                let rows = try Row.fetchCursor(statement, arguments: [owner.uid, owner.clientID])
+                while let row = try rows.next() {
+                    let entry = SharedRegions.Entry(row: row[0], owner: owner, regionID: row[1],
+                                                    state: SharedRegions.State(rawValue: row[3]) ?? .unknown,
+                                                    since: (row[4] as Int64?).map { Timestamp(millisecondsSince1970: $0) }, dwellSent: row[5])
+                    try row.withUnsafeData(atIndex: 2) { feature in
+                        try (feature ?? Data()).withUnsafeBytes { try body($0, entry) }
                     }
                 }
-                let entry = SharedRegions.Entry(owner: owner, regionID: row[2], state: SharedRegions.State(rawValue: row[4]) ?? .unknown,
-                                                since: (row[5] as Int64?).map { Timestamp(millisecondsSince1970: $0) },
-                                                dwellSent: row[6])
-                try row.withUnsafeData(atIndex: 3) { feature in
-                    (feature ?? Data()).withUnsafeBytes { group.append(feature: $0, entry) }
-                }
             }
-            if let groupRules { stored[groupRules] = group }
         }
-        return stored
     }
 }

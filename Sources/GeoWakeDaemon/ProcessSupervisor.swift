@@ -11,17 +11,12 @@ nonisolated(unsafe) private var childEnded: [Int32] = [-1, -1]
 /// SIGKILL, reaping — and keeps each client's record and process in the store after every change.
 public final class ProcessSupervisor: ClientActivation {
     var lifecycle: AppLifecycle
-    private var processes: [ClientKey: ProcessIdentity] = [:] {
-        didSet { revision &+= 1 }
-    }
+    private var processes = ChangeTrackingDictionary<ClientKey, ProcessIdentity>()
     /// Processes found alive after a daemon restart: not our children, so watched through /proc, not waitpid.
     private var adopted: Set<ClientKey> = []
-    private var gids: [ClientKey: UInt32] = [:] {
-        didSet { revision &+= 1 }
-    }
-    /// Changes with `processes` and `gids`: when it did, `persist()` compares every row, else only the changed apps'.
-    private var revision = 0
-    private var savedRevision: Int?
+    private var gids = ChangeTrackingDictionary<ClientKey, UInt32>()
+    /// Until the first successful `persist()`, which compares every row (rows of clients gone are deleted then).
+    private var comparesEveryRow = true
     /// Apps changed since the last successful `persist()`.
     private var unsaved: Set<String> = []
     /// Launched processes that have not connected yet.
@@ -196,7 +191,7 @@ public final class ProcessSupervisor: ClientActivation {
             if !ended && entry.killAt <= now { control.send(.kill, to: entry.process) }
             return ended
         }
-        for (client, process) in processes.sorted(by: { $0.key < $1.key }) {
+        for (client, process) in processes.values.sorted(by: { $0.key < $1.key }) {
             let exit: ProcessExit?
             if adopted.contains(client) {
                 exit = control.isAlive(process) ? nil : .signaled(SIGKILL)
@@ -223,7 +218,7 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     public func stopping() {
-        for (client, process) in processes where lifecycle.apps[Self.name(client)]?.state == .suspended { control.send(.thaw, to: process) }
+        for (client, process) in processes.values where lifecycle.apps[Self.name(client)]?.state == .suspended { control.send(.thaw, to: process) }
     }
 
     func perform(_ actions: [LifecycleAction]) {
@@ -290,9 +285,9 @@ public final class ProcessSupervisor: ClientActivation {
     func persist() {
         guard let daemon else { return }
         unsaved.formUnion(lifecycle.takeChangedApps())
-        let everyRow = savedRevision != revision
-        guard everyRow || !unsaved.isEmpty else { return }
-        let candidates = everyRow ? Set(saved.keys).union(lifecycle.apps.keys.map(key)) : Set(unsaved.map(key))
+        var candidates = Set(unsaved.map(key)).union(processes.changedKeys).union(gids.changedKeys)
+        if comparesEveryRow { candidates.formUnion(Set(saved.keys).union(lifecycle.apps.keys.map(key))) }
+        guard !candidates.isEmpty else { return }
         var changed: [ClientKey: AppTable.Row] = [:]
         var removed: [ClientKey] = []
         for client in candidates {
@@ -304,7 +299,7 @@ public final class ProcessSupervisor: ClientActivation {
             if saved[client] != row { changed[client] = row }
         }
         guard !changed.isEmpty || !removed.isEmpty else {
-            (savedRevision, unsaved) = (revision, [])
+            forgetChanges()
             return
         }
         // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk:
@@ -321,10 +316,17 @@ public final class ProcessSupervisor: ClientActivation {
             if synced { try daemon.store.sync() }
             for (client, row) in changed { saved[client] = row }
             for client in removed { saved[client] = nil }
-            (savedRevision, unsaved) = (revision, [])
+            forgetChanges()
         } catch {
             logger.error("cannot store the clients' app states", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func forgetChanges() {
+        unsaved = []
+        processes.forgetChanges()
+        gids.forgetChanges()
+        comparesEveryRow = false
     }
 
     /// For `status`: app state, budget, last launch reason and exit, background location, crash-loop backoff.

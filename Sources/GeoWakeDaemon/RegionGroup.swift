@@ -29,16 +29,10 @@ struct RegionGroup {
         monitor = RegionMonitor(regions: RegionIndex(), configuration: try rules.validated())
     }
 
-    /// A group restored from the store: its regions loaded from one document under their shared ids, the index
-    /// built once over all of them (adding a million one by one rebuilt it again and again), each region with its
-    /// stored state.
-    init(rules: RegionMonitorConfiguration, restoring stored: StoredRegions) throws {
-        let entries = stored.entries
-        let loaded = try stored.document.withUnsafeBytes { (bytes) throws(RegionLoadError) in
-            try RegionLoader.load(bytes: bytes, name: "the store") {
-                Array(SharedRegions.sharedID(entries[$0].owner, entries[$0].regionID).utf8)
-            }
-        }
+    /// A group restored from the store: its regions loaded under their shared ids (`RegionLoader`, as `locate` loads
+    /// a file, validated once), the index built once over all of them (adding a million one by one rebuilt it again
+    /// and again), each region with its stored state, `entries` in the order of `loaded`'s handles.
+    init(rules: RegionMonitorConfiguration, restoring loaded: RegionStore, _ entries: [Entry]) throws {
         monitor = RegionMonitor(regions: RegionIndex(loaded), configuration: try rules.validated())
         self.entries.reserveCapacity(entries.count)
         undecided.reserveCapacity(entries.lazy.filter { $0.state == .unknown }.count)

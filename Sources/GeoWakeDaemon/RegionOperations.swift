@@ -77,13 +77,14 @@ extension Daemon {
                 throw ProtocolError("duplicateRegion", "region \"\(region.id)\" is already monitored")
             }
         }
+        var rows: [Int64] = []
         try storeWrite { transaction in
             try rules?.store(transaction, for: client)
-            for (region, text) in zip(parsed, texts) { try transaction.insertRegion(region.id, feature: text, of: client) }
+            rows = try zip(parsed, texts).map { region, text in try transaction.insertRegion(region.id, feature: text, of: client) }
         }
         if let rules { try choose(rules, for: client) }
         do {
-            try regions.add(validated: parsed, owner: client)
+            try regions.add(validated: parsed, rows: rows, owner: client)
         } catch {
             logger.error("validated regions did not enter the index", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
         }

@@ -14,6 +14,8 @@ struct SharedRegions {
     }
 
     struct Entry {
+        /// The rowid of the region's row in the store: its state is saved by it, without a search by key.
+        var row: Int64
         var owner: ClientKey
         var regionID: String
         var state: State
@@ -75,16 +77,30 @@ struct SharedRegions {
     }
 
     /// Puts back every stored region at a start, each rule group's regions loaded and indexed once; call before
-    /// anything is added. Takes the documents out of `stored` (each is megabytes: never copied).
-    mutating func restore(_ stored: inout [RegionMonitorConfiguration: StoredRegions]) throws {
-        for rules in Array(stored.keys) {
-            var regions = stored.removeValue(forKey: rules)!
-            regions.close()
-            let group = try RegionGroup(rules: rules, restoring: regions)
+    /// anything is added. `read` hands the stored regions of the owners it is given, each feature as the store's
+    /// own bytes with its entry, owner by owner.
+    mutating func restore(owners: [ClientKey],
+                          reading read: (_ owners: [ClientKey], _ each: (UnsafeRawBufferPointer, Entry) throws -> Void) throws -> Void) throws {
+        var owned: [RegionMonitorConfiguration: [ClientKey]] = [:]
+        for owner in owners { owned[rules(of: owner), default: []].append(owner) }
+        for (rules, owners) in owned {
+            var entries: [Entry] = []
+            let loaded = try RegionLoader.load(name: "the store") { put in
+                var prefix: [UInt8] = []
+                // `read` never keeps the closure: it calls it once a row, before it returns.
+                try withoutActuallyEscaping(put) { put in
+                    try read(owners) { feature, entry in
+                        if entries.last?.owner != entry.owner { prefix = Array(Self.sharedID(entry.owner, "").utf8) }
+                        entries.append(entry)
+                        try put(feature, prefix + entry.regionID.utf8)
+                    }
+                }
+            }
+            let group = try RegionGroup(rules: rules, restoring: loaded, entries)
             // Entries come owner by owner: each owner's ids go in as one dictionary.
             var run: [String: RegionHandle] = [:]
             var runOwner: ClientKey?
-            for (handle, entry) in zip(group.monitor.regions.store.handles, regions.entries) {
+            for (handle, entry) in zip(loaded.handles, entries) {
                 if entry.owner != runOwner {
                     if let runOwner { handles[runOwner, default: [:]].merge(run) { $1 } }
                     run = [:]
@@ -101,8 +117,8 @@ struct SharedRegions {
     static func sharedID(_ owner: ClientKey, _ regionID: String) -> String { "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(regionID)" }
 
     /// Adds a client's new regions, parsed and validated by `regions(fromFeatureCollection:)`, to the group of its
-    /// rules in one step; each is undecided until a fix.
-    mutating func add(validated regions: [Region], owner: ClientKey) throws {
+    /// rules in one step, each with its row in the store; each is undecided until a fix.
+    mutating func add(validated regions: [Region], rows: [Int64], owner: ClientKey) throws {
         let rules = rules(of: owner)
         if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
         let shared = regions.map { region in
@@ -110,7 +126,7 @@ struct SharedRegions {
             shared.id = Self.sharedID(owner, region.id)
             return shared
         }
-        let entries = regions.map { Entry(owner: owner, regionID: $0.id, state: .unknown, since: nil) }
+        let entries = zip(regions, rows).map { Entry(row: $1, owner: owner, regionID: $0.id, state: .unknown, since: nil) }
         let added = try groups[rules]!.add(validated: shared, entries)
         for (region, handle) in zip(regions, added) { handles[owner, default: [:]][region.id] = handle }
     }

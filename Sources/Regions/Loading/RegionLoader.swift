@@ -68,6 +68,39 @@ public enum RegionLoader {
         return loaded
     }
 
+    /// Loads features handed over one at a time, each its own document (a lone Feature) with the id it goes under:
+    /// the daemon's restart reads them straight out of its store's rows, never gathering them into one document.
+    /// `features` calls `put` with each; an error it throws fails the load, named `name`.
+    package static func load(name: String, options: RegionLoadOptions = RegionLoadOptions(),
+                             features: (_ put: (_ feature: UnsafeRawBufferPointer, _ id: [UInt8]) throws(RegionLoadError) -> Void) throws -> Void)
+        throws(RegionLoadError) -> RegionStore {
+        var number = 0
+        var loaded = try ingest(RegionStore(), name: name, firstSlots: [(name, 0)]) { (ingest) throws(RegionLoadError) in
+            do {
+                try features { (feature, id) throws(RegionLoadError) in
+                    var reader = GeoJSONReader(bytes: feature, file: name, idProperty: options.idProperty)
+                    do throws(RegionLoadError) {
+                        try reader.readFeatures { _, draft in
+                            draft.id = id
+                            draft.hasID = true
+                            guard ingest.put(number, &draft) else { throw IngestStopped() }
+                        }
+                    } catch {
+                        throw RegionLoadError(file: name, feature: number, reason: error.reason)
+                    }
+                    number += 1
+                }
+            } catch let error as RegionLoadError {
+                throw error
+            } catch {
+                throw RegionLoadError(file: name, reason: "\(error)")
+            }
+        }
+        loaded.appendMissingBands()
+        loaded.shrinkToFit()
+        return loaded
+    }
+
     /// Runs `read` against an ingest that validates on a second thread and returns the ingest's store, `store`
     /// with the features added. The ingest takes `store` over: the caller's copy is not to be used again.
     private static func ingest(_ store: consuming RegionStore, name: String, firstSlots: [(file: String, slot: UInt32)],
