@@ -24,11 +24,8 @@ public struct BackgroundFetchStatus: Hashable, Sendable {
     public let lastResult: BackgroundFetchResult?
 
     init?(_ result: JSONValue) {
-        guard let minimum = result["minimumInterval"]?.double, let interval = result["interval"]?.double else { return nil }
-        minimumInterval = minimum
-        self.interval = interval
-        nextIn = result["nextIn"]?.double
-        lastResult = result["lastResult"]?.string.flatMap(BackgroundFetchResult.init(rawValue:))
+        guard let reply = result.object.flatMap(BackgroundFetchReply.init(fields:)) else { return nil }
+        (minimumInterval, interval, nextIn, lastResult) = (reply.minimumInterval, reply.interval, reply.nextIn, reply.lastResult)
     }
 }
 

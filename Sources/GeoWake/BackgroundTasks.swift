@@ -12,9 +12,11 @@ extension LocationManager {
     /// process is terminated.
     public func beginBackgroundTask(expirationHandler: @escaping @Sendable () -> Void = {}) async throws -> BackgroundTask {
         let result = try await request("beginBackgroundTask")
-        guard let id = result["task"]?.int else { throw GeoWakeError.malformedReply("beginBackgroundTask without a task id") }
+        guard let reply = result.object.flatMap(BackgroundTaskReply.init(fields:)), let id = Int(exactly: reply.task) else {
+            throw GeoWakeError.malformedReply("beginBackgroundTask without a task id")
+        }
         backgroundTasks.withLock { $0[id] = expirationHandler }
-        return BackgroundTask(id: id, budgetLeft: result["budgetLeft"]?.double)
+        return BackgroundTask(id: id, budgetLeft: reply.budgetLeft)
     }
 
     /// Ends a task; when it was the last one of a launched or woken process, the daemon suspends the process.

@@ -39,7 +39,8 @@ public final class DaemonConnection: Sendable {
         var hello = HelloRequest(version: Int64(Self.protocolVersion)).fields
         hello["client"] = "GeoWake"
         let result = try await request("hello", hello, timeout: timeout)
-        state.withLock { $0.uid = result["uid"]?.int ?? -1 }
+        let uid = result.object.flatMap(HelloReply.init(fields:)).map { Int($0.uid) } ?? -1
+        state.withLock { $0.uid = uid }
     }
 
     /// Sends `{"id":…,"op":op,…fields}` and returns the reply's `result`, or throws its error.

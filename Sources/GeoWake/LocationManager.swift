@@ -146,7 +146,7 @@ public final class LocationManager: Sendable {
     /// - Throws: `GeoWakeError.rejected` with `unknownRegion` when the id is not monitored.
     public func state(of regionID: String) async throws -> RegionState {
         let result = try await request("regionState", RegionStateRequest(region: regionID).fields)
-        guard let state = result["state"]?.string.flatMap(RegionState.init(rawValue:)) else {
+        guard let reply = result.object.flatMap(RegionStateReply.init(fields:)), let state = RegionState(rawValue: reply.state.rawValue) else {
             throw GeoWakeError.malformedReply("regionState without a known state")
         }
         return state

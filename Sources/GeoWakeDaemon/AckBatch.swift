@@ -20,7 +20,7 @@ extension Daemon {
         }
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
         try acknowledge(transaction, client, through: seq)
-        return ["acked": .integer(seq), "pending": .integer(try transaction.pendingCount(of: client))]
+        return AckReply(acked: seq, pending: Int64(try transaction.pendingCount(of: client))).fields
     }
 
     /// Applies the acks read this turn, several each in a savepoint of one transaction (a bad one fails alone), then

@@ -46,11 +46,9 @@ extension ProcessSupervisor {
 
     /// The schedule as `status` and the fetch replies show it.
     static func fetchStatus(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["minimumInterval": .number(fetch.minimumInterval), "interval": .number(fetch.interval),
-                                           "running": .bool(fetch.isRunning), "fetches": .integer(fetch.started)]
-        if !fetch.isRunning { fields["nextIn"] = .number(max(0, fetch.due - now)) }
-        if let result = fetch.lastResult { fields["lastResult"] = .string(result.rawValue) }
-        return fields
+        BackgroundFetchReply(minimumInterval: fetch.minimumInterval, interval: fetch.interval, running: fetch.isRunning,
+                             fetches: Int64(fetch.started), nextIn: fetch.isRunning ? nil : max(0, fetch.due - now),
+                             lastResult: fetch.lastResult).fields
     }
 }
 

@@ -72,18 +72,14 @@ extension Daemon {
             try enqueue(transaction, events, now: now)
         }
         notify(events)
-        return ["removed": .array(ids.map(JSONValue.string))]
+        return StopMonitoringReply(removed: ids).fields
     }
 
     func describe(_ monitored: BeaconSubscriptions.Monitored) -> [String: JSONValue] {
-        var result: [String: JSONValue] = ["region": .string(monitored.region.id), "state": monitored.lastSighting == nil ? "outside" : "inside"]
-        if let since = monitored.since { result["since"] = .string(Self.iso8601(since)) }
-        var beacon: [String: JSONValue] = ["uuid": .string(monitored.region.uuid.description)]
-        if let major = monitored.region.major { beacon["major"] = .integer(major) }
-        if let minor = monitored.region.minor { beacon["minor"] = .integer(minor) }
-        if let format = monitored.region.format { beacon["format"] = .string(format.rawValue) }
-        result["beacon"] = .object(beacon)
-        return result
+        let region = monitored.region
+        return RegionStateReply(region: region.id, state: monitored.lastSighting == nil ? .outside : .inside, since: monitored.since.map(Self.iso8601),
+                                beacon: BeaconIdentity(uuid: region.uuid.description, major: region.major, minor: region.minor),
+                                beaconFormat: region.format?.rawValue).fields
     }
 
     /// `list` / `subscriptions` with beacon regions among the regions (by id, byte order) and one `ranging`

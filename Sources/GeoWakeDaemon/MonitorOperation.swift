@@ -21,10 +21,8 @@ extension Daemon {
         let monitor = try ProtocolError.reading { () throws(RequestError) in try MonitorRequest(fields: request.fields) }
         let given = try features(of: monitor, request)
         let new = try withoutUnchanged(given, of: client)
-        var result: [String: JSONValue] = ["added": .integer(try monitorNew(new, rules: rules, of: client))]
-        let unchanged = given.features.count - new.features.count
-        if unchanged > 0 { result["unchanged"] = .integer(unchanged) }
-        return result
+        let added = try monitorNew(new, rules: rules, of: client)
+        return MonitorReply(added: Int64(added), unchanged: Int64(given.features.count - new.features.count)).fields
     }
 
     /// The features inline, their texts cut from the request line, or read from the file.

@@ -355,7 +355,7 @@ public final class ProcessSupervisor: ClientActivation {
             throw ProtocolError("notRunning", "\(client.clientID) is not running in the foreground or background")
         }
         persist()
-        return ["task": .integer(task), "budgetLeft": lifecycle.budgetLeft(name, at: now).map(JSONValue.number) ?? .null]
+        return BackgroundTaskReply(task: Int64(task), budgetLeft: lifecycle.budgetLeft(name, at: now)).fields
     }
 
     // For the extensions in files of their own.

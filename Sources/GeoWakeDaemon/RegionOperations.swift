@@ -31,7 +31,7 @@ extension Daemon {
             try enqueue(transaction, events, now: now)
         }
         notify(events)
-        return ["removed": .array(ids.map(JSONValue.string))]
+        return StopMonitoringReply(removed: ids).fields
     }
 
     /// A beacon region's state, else a geographic one's.
@@ -46,9 +46,8 @@ extension Daemon {
     }
 
     func describe(_ entry: SharedRegions.Entry) -> [String: JSONValue] {
-        var result: [String: JSONValue] = ["region": .string(entry.regionID), "state": .string(entry.state.rawValue)]
-        if entry.state != .unknown, let since = entry.since { result["since"] = .string(Self.iso8601(since)) }
-        return result
+        let since = entry.state == .unknown ? nil : entry.since.map(Self.iso8601)
+        return RegionStateReply(region: entry.regionID, state: RegionStateReply.State(rawValue: entry.state.rawValue)!, since: since).fields
     }
 
     static func iso8601(_ time: Timestamp) -> String {

@@ -12,7 +12,7 @@ extension Daemon {
             throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
         }
         request.connection.saidHello = true
-        return ["protocol": .integer(Self.protocolVersion), "uid": .integer(request.connection.uid)]
+        return HelloReply(version: Int64(Self.protocolVersion), uid: Int64(request.connection.uid)).fields
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
