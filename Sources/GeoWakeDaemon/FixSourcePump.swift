@@ -6,21 +6,20 @@ import GeoWakeCore
 /// changes reach subscribers as `status` events.
 extension Daemon {
     func pumpSource() {
-        guard source != nil else { return }
+        guard let description = source?.description else { return }
         let checkedAt = clock.monotonic()
-        for input in source!.take(now: checkedAt) {
+        for input in source?.take(now: checkedAt) ?? [] {
             switch input {
             case .fix(let fix, nil):
                 process(fix, at: clock.monotonic())
             case .fix(let fix, let replayed?):
-                let key = source!.description
                 process(fix, at: clock.monotonic(), ended: replayed.isLast) { transaction in
-                    try transaction.setSourcePosition(replayed.position, of: key)
+                    try transaction.setSourcePosition(replayed.position, of: description)
                 }
                 // Every client then subscribed was told with this fix's events.
                 if replayed.isLast { for connection in connections.values { connection.toldTraceEnded = true } }
             case .state(let report):
-                logger.info("source state", metadata: ["source": "\(source!.description)", "state": "\(report)"])
+                logger.info("source state", metadata: ["source": "\(description)", "state": "\(report)"])
                 if let change = health.observe(report, at: clock.monotonic()) { announce(change) }
             }
         }
