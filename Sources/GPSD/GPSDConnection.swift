@@ -84,18 +84,24 @@ final class GPSDConnection {
         if status < 0 { return .closed }
         if status == 0 { return .needMoreData }
         let line = head.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return .report(Self.report(line, unpacked: data.pointee, satellitesUsed: &satellitesUsed))
+    }
+
+    /// What the line libgps has just unpacked into `data` says; `line` is its start, enough for the class tag.
+    /// `satellitesUsed` carries the latest SKY's count to the TPVs after it.
+    static func report(_ line: String, unpacked data: gps_data_t, satellitesUsed: inout Int?) -> Report {
         if line.hasPrefix("{\"class\":\"TPV\"") {
-            return .report(.position(Fix(tpv: data.pointee.fix, satellites: satellitesUsed)))
+            return .position(Fix(tpv: data.fix, satellites: satellitesUsed))
         }
-        if line.hasPrefix("{\"class\":\"DEVICE\"") && data.pointee.dev.activated.tv_sec == 0 {
-            return .report(.deviceRemoved)
+        if line.hasPrefix("{\"class\":\"DEVICE\"") && data.dev.activated.tv_sec == 0 {
+            return .deviceRemoved
         }
         if line.hasPrefix("{\"class\":\"SKY\"") {
             // A SKY with only DOPs (no satellite list, no uSat) leaves 0: unknown, not none, beside a fix.
-            let used = Int(data.pointee.satellites_used)
+            let used = Int(data.satellites_used)
             satellitesUsed = used > 0 ? used : nil
         }
-        return .report(.other)
+        return .other
     }
 
     /// Ends the watch first, so gpsd releases the device at once rather than when it notices the

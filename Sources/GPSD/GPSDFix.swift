@@ -25,8 +25,9 @@ extension Fix {
 }
 
 extension Timestamp {
-    /// Rounded to the nearest millisecond; gpsd keeps nanoseconds but receivers report at most milliseconds.
+    /// Truncated to the millisecond, as the gpsd JSON reader (`ISO8601`) reads the same report's time; libgps
+    /// parses the text's fraction exactly into nanoseconds.
     init(_ time: timespec) {
-        self.init(millisecondsSince1970: Int64(time.tv_sec) * 1000 + (Int64(time.tv_nsec) + 500_000) / 1_000_000)
+        self.init(millisecondsSince1970: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 }

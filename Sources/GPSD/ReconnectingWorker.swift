@@ -1,4 +1,5 @@
 import Dispatch
+import GeoWakeCore
 
 /// The thread behind a live source while it has consumers: runs a session (a gpsd connection, an open
 /// tty) and, whenever one fails, waits out the backoff and runs the next, until stopped.

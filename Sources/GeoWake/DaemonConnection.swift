@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeCore
 import Synchronization
 import GeoWakeProtocol
 
@@ -96,7 +97,7 @@ public final class DaemonConnection: Sendable {
 
     private func startReader() {
         // The thread keeps the connection alive until the socket ends (`close`, or the daemon hangs up).
-        let thread = Thread { [self] in
+        startWorkerThread { [self] in
             while let line = socket.receiveLine() {
                 guard let message = try? JSONValue(line: line) else { continue }
                 if let reply = ReplyMessage(message: message) {
@@ -118,6 +119,5 @@ public final class DaemonConnection: Sendable {
             }
             onClose()
         }
-        thread.start()
     }
 }

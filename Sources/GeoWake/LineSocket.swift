@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoWakeProtocol
+import GeoWakeCore
 
 /// One connected Unix stream socket carrying newline-delimited messages. Blocking I/O: the library reads
 /// on its own thread and writes are short, so nothing here needs an event loop.
@@ -58,7 +58,7 @@ final class LineSocket: @unchecked Sendable {
         return true
     }
 
-    /// The next line without its newline; nil at end of stream, on error, or past `LineFramer.maximumLine`.
+    /// The next line without its newline; nil at end of stream, on error, or past `LineFramer.maximumProtocolLine`.
     func receiveLine() -> [UInt8]? {
         while true {
             switch framer.next() {

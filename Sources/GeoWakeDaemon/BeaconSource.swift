@@ -33,7 +33,8 @@ final class BeaconSource {
     private var origin: (time: Timestamp, clock: Double)?
     private let inbox = Inbox<Item>()
     private let wanted = Flag()
-    private var thread: Thread?
+    /// Whether the live source's thread was started; it runs for the daemon's lifetime.
+    private var threadStarted = false
 
     /// `trace:FILE`, `hciN` or `lines:PATH`; throws one line naming the argument for anything else or an unreadable trace.
     init(_ argument: String, speed: Double, wall: @escaping @Sendable () -> Timestamp = DaemonClock.system.wall) throws(ProtocolError) {
@@ -69,9 +70,13 @@ final class BeaconSource {
             guard origin == nil, !traceEnded else { return }
             origin = (trace[position + 1].time, now)
         case .adapter(let adapter):
-            if thread == nil { thread = spawn { [inbox, wanted] in Self.scan(adapter, inbox, wanted) } }
+            guard !threadStarted else { return }
+            threadStarted = true
+            startWorkerThread { [inbox, wanted] in Self.scan(adapter, inbox, wanted) }
         case .lines(let path):
-            if thread == nil { thread = spawn { [inbox, wall] in Self.readLines(path, inbox, wall) } }
+            guard !threadStarted else { return }
+            threadStarted = true
+            startWorkerThread { [inbox, wall] in Self.readLines(path, inbox, wall) }
         }
     }
 
@@ -94,13 +99,6 @@ final class BeaconSource {
     func next() -> BeaconSighting {
         position += 1
         return trace[position]
-    }
-
-    private func spawn(_ body: @escaping @Sendable () -> Void) -> Thread {
-        let thread = Thread(block: body)
-        thread.name = "geowaked beacons"
-        thread.start()
-        return thread
     }
 
     /// The beacons an advertising report carries, as sightings at `time`.

@@ -37,7 +37,7 @@ extension Daemon {
         var health: (state: String, message: String)?
         var count = 0
         if source.isTrace {
-            while count < Self.beaconBatch, let delay = source.delay(now: clock.monotonic(), fixOrigin: self.source?.origin), delay <= 0 {
+            while count < Self.beaconBatch, let delay = source.delay(now: clock.monotonic(), fixOrigin: self.source?.replay?.origin), delay <= 0 {
                 let sighting = source.next()
                 beacons.subscriptions.update(with: sighting, outcome: &outcome)
                 beacons.lastSighting = sighting
@@ -76,7 +76,7 @@ extension Daemon {
     /// Seconds until the beacon side needs the loop: a trace's next sighting, or a live source's next exit or report.
     func beaconDelay() -> Double? {
         guard let source = beacons.source, beacons.state != "idle" else { return nil }
-        if source.isTrace { return source.delay(now: clock.monotonic(), fixOrigin: self.source?.origin) }
+        if source.isTrace { return source.delay(now: clock.monotonic(), fixOrigin: self.source?.replay?.origin) }
         return beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - clock.wall().secondsSince1970) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeoWakeCore
 import JSONLines
 import GeoWakeProtocol
 
@@ -8,7 +9,7 @@ import GeoWakeProtocol
 /// taken one line at a time, and none while the replies and events queued for the client fill `writeBufferLimit`
 /// (the daemon then stops reading the socket, and the client's own writes block in the kernel).
 final class Connection {
-    static let maximumLine = LineFramer.maximumLine
+    static let maximumLine = LineFramer.maximumProtocolLine
     static let writeBufferLimit = 1 << 20
 
     let fd: Int32

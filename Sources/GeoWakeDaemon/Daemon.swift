@@ -16,8 +16,8 @@ public final class Daemon {
     let activation: ClientActivation
     let limits: DaemonLimits
     let clock: DaemonClock
-    var source: TraceSource?
-    let live: LiveSource?
+    /// The trace, gpsd or serial receiver the fixes come from; none for a daemon that serves beacons alone.
+    var source: FixSource?
     var health: SourceHealth
     var regions: SharedRegions
     var services = ClientServices()
@@ -30,7 +30,6 @@ public final class Daemon {
     var readChunk = [UInt8](repeating: 0, count: 65536)
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
-    var sourceState = "idle"
     var beacons: DaemonBeacons
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
@@ -43,12 +42,7 @@ public final class Daemon {
         self.clock = clock
         beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed, wall: clock.wall) },
                                 exitTimeout: beaconExitTimeout)
-        self.live = try live.map { argument throws(ProtocolError) in
-            guard let kind = try LiveSource.kind(argument, baudRate: baudRate) else {
-                throw ProtocolError("internal", "--source must be gpsd://HOST:PORT, an absolute device path or trace:FILE, not \(argument)")
-            }
-            return try LiveSource(kind)
-        }
+        source = try live.map { argument throws(ProtocolError) in try FixSource(live: argument, baudRate: baudRate) }
         self.health = SourceHealth(limits: health)
         self.limits = limits
         regions = try SharedRegions(defaults: regionRules)
@@ -62,10 +56,10 @@ public final class Daemon {
         store = try DaemonStore(path: paths.state, durability: durability)
         pipe(&stopPipe)
         if let trace {
-            source = try TraceSource(path: trace, speed: speed, position: 0)
+            var replayed = try FixSource(trace: trace, speed: speed)
             // A trace resumes after its last processed fix; `restartTrace` replays it from its first.
-            source!.position = restartTrace ? -1 : try store.sourcePosition(source!.description)
-            if source!.ended { sourceState = "ended" }
+            replayed.resume(after: restartTrace ? -1 : try store.sourcePosition(replayed.description))
+            source = replayed
             // The services remember the latest fix time they saw: replayed again, the trace would go back in time
             // for them and be ignored, so they start afresh.
             if restartTrace { try store.forgetServiceMemories() }
@@ -112,7 +106,7 @@ public final class Daemon {
             fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
             if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
         }
-        if let live { fds.append(pollfd(fd: live.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if let wake = source?.wakeDescriptor { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
         if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         let now = clock.monotonic()
@@ -131,8 +125,7 @@ public final class Daemon {
         for fd in connections.keys.sorted() { serve(connections[fd]!) }
         applyDeferredAcks()
         advanceTraceRegions()
-        if let delay = source?.delay(now: clock.monotonic()), delay <= 0 { processNextFix() }
-        pumpLiveSource()
+        pumpSource()
         pumpBeacons()
         for connection in connections.values { deliver(connection) }
         // One sync for the whole turn, requests and fixes alike: their replies and lines were held until it.
@@ -153,7 +146,7 @@ public final class Daemon {
     /// After the last turn: sources stopped, stopped processes continued, every connection and the socket closed.
     public func end() {
         logger.info("geowaked stopping")
-        live?.stop()
+        source?.stop()
         activation.stopping()
         syncCommits()
         for connection in Array(connections.values) {

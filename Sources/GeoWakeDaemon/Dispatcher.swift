@@ -7,31 +7,11 @@ import GeoWakeProtocol
 extension Daemon {
     /// The source runs only while some enabled client has a subscription or a region.
     func updateDemand() {
-        guard source != nil || live != nil else { return }
-        let needed = !services.isEmpty || !regions.isEmpty
-        if needed && sourceState == "idle" {
-            source?.start(now: clock.monotonic())
-            live?.start()
-            sourceState = "running"
-        } else if !needed && sourceState == "running" {
-            source?.pause()
-            live?.stop()
-            sourceState = "idle"
-        }
-    }
-
-    func processNextFix() {
-        guard var source else { return }
-        let fix = source.next()
-        let ended = source.ended
-        self.source = source
-        process(fix, at: clock.monotonic(), ended: ended) { transaction in
-            try transaction.setSourcePosition(source.position, of: source.description)
-        }
-        if ended {
-            sourceState = "ended"
-            // Every client then subscribed was told with this fix's events.
-            for connection in connections.values { connection.toldTraceEnded = true }
+        guard source != nil else { return }
+        if !services.isEmpty || !regions.isEmpty {
+            source!.start(now: clock.monotonic())
+        } else {
+            source!.stop()
         }
     }
 
@@ -124,9 +104,9 @@ extension Daemon {
     /// A client that subscribes after the trace was replayed to its end (a subscriber started again, or a daemon
     /// restarted on a finished trace) hears so at once, once per connection, instead of waiting in silence.
     func subscribed(_ client: ClientKey, on connection: Connection) {
-        guard sourceState == "ended", !connection.toldTraceEnded else { return }
+        guard source?.state == .ended, !connection.toldTraceEnded else { return }
         connection.toldTraceEnded = true
-        let now = lastFix?.time ?? source?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
+        let now = lastFix?.time ?? source?.replay?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
         let events = [(client, LaunchReason?.none, Self.statusEvent("ended", Self.traceEndedMessage, at: now))]
         var queued: [QueuedEvent] = []
         do {

@@ -25,7 +25,7 @@ extension Daemon {
     }
 
     func status(_ request: Request) throws -> [String: JSONValue] {
-        var source: [String: JSONValue] = ["description": .string(self.source?.description ?? live?.description ?? "none"),
+        var source: [String: JSONValue] = ["description": .string(self.source?.description ?? "none"),
                                            "state": .string(sourceStateDescription)]
         if let fix = lastFix {
             var last: [String: JSONValue] = ["lat": .number(fix.coordinate.latitude), "lon": .number(fix.coordinate.longitude)]

@@ -7,18 +7,18 @@ extension Daemon {
     /// The next region deadline strictly before the trace's next fix (one at the fix's own instant is the fix's to
     /// decide). None before this run's first fix: a monitor fires nothing until it has a position.
     private var traceRegionDeadline: Timestamp? {
-        guard let source, !source.ended, sourceState == "running", lastFix != nil,
-              let due = regions.nextDeadline, due < source.nextTime else { return nil }
+        guard let replay = source?.replay, !replay.ended, source?.state == .running, lastFix != nil,
+              let due = regions.nextDeadline, due < replay.nextTime else { return nil }
         return due
     }
 
     func traceRegionDelay() -> Double? {
-        traceRegionDeadline.flatMap { source?.delay(until: $0, now: clock.monotonic()) }
+        traceRegionDeadline.flatMap { source?.replay?.delay(until: $0, now: clock.monotonic()) }
     }
 
     /// Fires, in order, every region deadline the replay has reached.
     func advanceTraceRegions() {
-        while let due = traceRegionDeadline, let delay = source?.delay(until: due, now: clock.monotonic()), delay <= 0 {
+        while let due = traceRegionDeadline, let delay = source?.replay?.delay(until: due, now: clock.monotonic()), delay <= 0 {
             advanceRegions(to: due)
             guard regions.nextDeadline != due else { return }
         }

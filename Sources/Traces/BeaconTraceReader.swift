@@ -5,7 +5,7 @@ import JSONText
 /// `{"time":"ISO 8601 UTC","address":"AA:BB:CC:DD:EE:FF","rssi":-70,"data":"hex of the advertising data"}`.
 /// Blank lines and `#` comments are skipped; a line that is not such an object is counted as malformed.
 struct BeaconTraceReader {
-    private var splitter = LineSplitter(maximumLength: 1 << 16)
+    private var splitter = LineFramer(maximumLine: 1 << 16)
     var statistics = AdvertisingStatistics()
 
     mutating func consume(_ chunk: UnsafeRawBufferPointer, _ report: (AdvertisingReport) -> Void) {

@@ -6,21 +6,21 @@ public struct GPSDJSONReader: Sendable {
     public private(set) var statistics = TraceStatistics(records: "reports")
     /// Whether any line was a gpsd report (had a "class" member): a file with none is not gpsd JSON.
     public private(set) var sawReport = false
-    private var lines = LineSplitter(maximumLength: 1 << 16)
+    private var lines = LineFramer(maximumLine: 1 << 16)
 
     public init() {}
 
     public mutating func consume(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
         // Moved out while in use, so the closure may mutate `self` and the carry stays uniquely owned.
         var splitter = lines
-        lines = LineSplitter(maximumLength: 0)
+        lines = LineFramer(maximumLine: 0)
         splitter.split(bytes) { line(line: $0, emit) }
         lines = splitter
     }
 
     public mutating func finish(_ emit: (Fix) -> Void) {
         var splitter = lines
-        lines = LineSplitter(maximumLength: 0)
+        lines = LineFramer(maximumLine: 0)
         splitter.finish { line(line: $0, emit) }
         lines = splitter
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import GeoWakeCore
 @testable import GPSD
 import Testing
 

@@ -1,17 +1,18 @@
 import GeoWakeCore
 import Traces
 
-/// A trace replayed at `speed` times real time (0: as fast as the daemon consumes fixes). `position` is the index
-/// of the last processed fix; the daemon stores it with that fix's events, so a restart resumes after it.
-struct TraceSource {
+/// A trace replayed at `speed` times real time (0: as fast as the daemon consumes fixes): `FixSource`'s trace kind.
+/// `position` is the index of the last processed fix; the daemon stores it with that fix's events, so a restart
+/// resumes after it.
+struct TraceReplay {
     let description: String
     let fixes: [Fix]
     let speed: Double
-    var position: Int
+    var position = -1
     private var startedAt: Double?
     private var startPosition = 0
 
-    init(path: String, speed: Double, position: Int) throws {
+    init(path: String, speed: Double) throws {
         var fixes: [Fix] = []
         let statistics = try TraceFile.read(path) { fixes.append($0) }
         self.fixes = fixes.filter { $0.time != nil }
@@ -20,7 +21,6 @@ struct TraceSource {
         if self.fixes.isEmpty { throw TraceError.withoutDates(file: path, fixes: fixes.count) }
         self.description = "trace:" + path
         self.speed = speed
-        self.position = position
     }
 
     var ended: Bool { position + 1 >= fixes.count }
