@@ -173,14 +173,18 @@ public final class Daemon {
         _ = write(stopPipe[1], &byte, 1)
     }
 
+    /// Binds and listens under a temporary name beside the socket's path, sets the socket's mode, then renames it into
+    /// place: whoever finds the socket at its path finds it listening and with its final mode (made by bind with the
+    /// umask's, it was 0755 for a moment in system mode).
     private func listen() throws {
-        unlink(paths.socket)
+        let temporary = paths.socket + "~"
+        unlink(temporary)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(paths.socket.utf8)
+        let bytes = Array(temporary.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw StartupError(.usage, "--socket \(paths.socket): longer than \(MemoryLayout.size(ofValue: address.sun_path) - 1) bytes")
+            throw StartupError(.usage, "--socket \(paths.socket): longer than \(MemoryLayout.size(ofValue: address.sun_path) - 2) bytes")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let bound = withUnsafePointer(to: &address) {
@@ -191,7 +195,13 @@ public final class Daemon {
             throw StartupError(StartupError.kind(errno: code, creating: true),
                                "--socket \(paths.socket): cannot listen there: \(String(cString: strerror(code)))")
         }
-        if getuid() == 0 { chmod(paths.socket, 0o666) }
+        if getuid() == 0 { chmod(temporary, 0o666) }
+        guard rename(temporary, paths.socket) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw StartupError(StartupError.kind(errno: code, creating: true),
+                               "--socket \(paths.socket): cannot listen there: \(String(cString: strerror(code)))")
+        }
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
     }
 

@@ -9,7 +9,8 @@ import GeoWakeDaemon
 /// else is the daemon's alone, 0700.
 enum DaemonDirectories {
     static func prepare(_ paths: DaemonPaths, system: Bool) throws(StartupError) {
-        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        // One byte of sun_path is kept for the temporary name the socket is bound under before it is renamed into place.
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
         guard paths.socket.utf8.count < capacity else {
             throw StartupError(.usage, "--socket \(paths.socket): longer than \(capacity - 1) bytes")
         }

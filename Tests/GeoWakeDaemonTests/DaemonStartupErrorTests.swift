@@ -52,7 +52,7 @@ import TestSupport
         (["--state", "DIR"], ["--state DIR", "cannot open the store: Is a directory"], 73),
         (["--state", "DIR/garbage.sqlite"], ["--state DIR/garbage.sqlite", "not a geowake store"], 65),
         (["--socket", "/proc/geowaked.sock"], ["--socket /proc/geowaked.sock", "cannot listen there"], 73),
-        (["--socket", "/tmp/" + String(repeating: "s", count: 120) + ".sock"], ["longer than 107 bytes"], 64),
+        (["--socket", "/tmp/" + String(repeating: "s", count: 120) + ".sock"], ["longer than 106 bytes"], 64),
         (["--source", "trace:\(root)/README.md"], ["\(root)/README.md: nothing recognised: no fix"], 65),
         (["--source", "trace:DIR/no-such.nmea"], ["DIR/no-such.nmea: cannot open: No such file or directory"], 66),
         (["--beacon-source", "trace:DIR/no-such.jsonl"], ["--beacon-source: DIR/no-such.jsonl: cannot open"], 66),
