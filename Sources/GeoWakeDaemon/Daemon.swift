@@ -18,12 +18,26 @@ public final class Daemon {
     let clock: DaemonClock
     /// The trace, gpsd or serial receiver the fixes come from; none for a daemon that serves beacons alone.
     var source: FixSource?
-    var health: SourceHealth
-    var regions: SharedRegions
-    var services = ClientServices()
+    /// The health, regions, services and last fix every fix moves (`FixStep`); the properties below reach into it.
+    var step: FixStep
+    var health: SourceHealth {
+        get { step.health }
+        _modify { yield &step.health }
+    }
+    var regions: SharedRegions {
+        get { step.regions }
+        _modify { yield &step.regions }
+    }
+    var services: ClientServices {
+        get { step.services }
+        _modify { yield &step.services }
+    }
+    var lastFix: Fix? {
+        get { step.lastFix }
+        set { step.lastFix = newValue }
+    }
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
-    var lastFix: Fix?
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
     var deferredAcks: [Request] = []
     /// Every connection reads into this one buffer.
@@ -43,9 +57,8 @@ public final class Daemon {
         beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed, wall: clock.wall) },
                                 exitTimeout: beaconExitTimeout)
         source = try live.map { argument throws(ProtocolError) in try FixSource(live: argument, baudRate: baudRate) }
-        self.health = SourceHealth(limits: health)
+        step = FixStep(health: SourceHealth(limits: health), regions: try SharedRegions(defaults: regionRules))
         self.limits = limits
-        regions = try SharedRegions(defaults: regionRules)
         self.logger = logger
         self.activation = activation
         for path in [paths.socket, paths.state] {

@@ -15,30 +15,20 @@ extension Daemon {
         }
     }
 
-    /// One fix through every client's regions and services; its events, region states and whatever `write` adds
-    /// commit together. A fix too inaccurate to decide region states still reaches the services.
+    /// One fix taken by the `FixStep`, then its outcome stored and sent: its events, region states, the services'
+    /// memories and whatever `write` adds commit together.
     func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (StoreTransaction) throws -> Void = { _ in }) {
         let now = fix.time ?? clock.wall()
-        let (decides, change) = health.observe(fix, at: monotonic)
-        var events: [(ClientKey, LaunchReason?, String)] = []
-        if let change { events += statusEvents(change, at: now) }
-        let changes = decides ? regions.update(with: fix, at: now) : []
-        events += Self.regionEvents(changes)
-        let (serviceEvents, memories) = services.update(with: fix, at: now)
-        events += serviceEvents
-        if ended {
-            for client in Set(events.map(\.0)).union(subscribedClients()).sorted() {
-                events.append((client, nil, Self.statusEvent("ended", Self.traceEndedMessage, at: now)))
-            }
-        }
+        let outcome = step.take(fix, at: now, monotonic: monotonic, ended: ended)
+        let events = outcome.events
         let computed = clock.monotonic()
         var written = 0.0
         var queued: [QueuedEvent] = []
         do {
             try store.write { transaction in
-                try transaction.saveRegionStates(changes)
+                try transaction.saveRegionStates(outcome.regionChanges)
                 queued = try enqueue(transaction, events, now: now)
-                for memory in memories { try transaction.save(memory) }
+                for memory in outcome.memories { try transaction.save(memory) }
                 try write(transaction)
                 written = clock.monotonic()
             }
@@ -47,7 +37,6 @@ extension Daemon {
             logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
         }
         let committed = clock.monotonic()
-        lastFix = fix
         notify(events, queued: queued)
         // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
         // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
@@ -65,14 +54,8 @@ extension Daemon {
         }
     }
 
-    /// A health change as one `status` event for every client with a subscription or a region; it launches no one.
     func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
-        let event = Self.statusEvent(change.state, change.message, at: time)
-        return subscribedClients().sorted().map { ($0, nil, event) }
-    }
-
-    func subscribedClients() -> Set<ClientKey> {
-        Set(services.byClient.keys).union(regions.owners)
+        step.statusEvents(change, at: time)
     }
 
     /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of

@@ -1,0 +1,50 @@
+import GeoWakeCore
+import GeoWakeProtocol
+
+/// What one fix decided, before anything is stored or sent: each client's events in order, the region states that
+/// changed (with or without an event) and the services' memories to keep.
+struct FixOutcome {
+    var events: [(ClientKey, LaunchReason?, String)] = []
+    var regionChanges: [SharedRegions.Change] = []
+    var memories: [ServiceMemory] = []
+}
+
+/// The state a fix moves: the source's health, every client's regions and services, and the last fix. `take` is the
+/// daemon's step for a fix: it does no I/O and reads no clock (`now` and `monotonic` are given), so the same fixes
+/// give the same outcomes wherever they are taken; `Daemon.process` stores the outcome and sends its events.
+struct FixStep {
+    var health: SourceHealth
+    var regions: SharedRegions
+    var services = ClientServices()
+    var lastFix: Fix?
+
+    /// One fix through every client's regions and services. A fix too inaccurate to decide region states still
+    /// reaches the services; `ended` (the trace's last fix) adds an `ended` status for every subscribed client.
+    mutating func take(_ fix: Fix, at now: Timestamp, monotonic: Double, ended: Bool = false) -> FixOutcome {
+        var outcome = FixOutcome()
+        let (decides, change) = health.observe(fix, at: monotonic)
+        if let change { outcome.events += statusEvents(change, at: now) }
+        if decides { outcome.regionChanges = regions.update(with: fix, at: now) }
+        outcome.events += Daemon.regionEvents(outcome.regionChanges)
+        let (serviceEvents, memories) = services.update(with: fix, at: now)
+        outcome.events += serviceEvents
+        outcome.memories = memories
+        if ended {
+            for client in Set(outcome.events.map(\.0)).union(subscribedClients()).sorted() {
+                outcome.events.append((client, nil, Daemon.statusEvent("ended", Daemon.traceEndedMessage, at: now)))
+            }
+        }
+        lastFix = fix
+        return outcome
+    }
+
+    /// A health change as one `status` event for every client with a subscription or a region; it launches no one.
+    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
+        let event = Daemon.statusEvent(change.state, change.message, at: time)
+        return subscribedClients().sorted().map { ($0, nil, event) }
+    }
+
+    func subscribedClients() -> Set<ClientKey> {
+        Set(services.byClient.keys).union(regions.owners)
+    }
+}
