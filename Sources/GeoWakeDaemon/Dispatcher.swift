@@ -15,34 +15,41 @@ extension Daemon {
         }
     }
 
-    /// One fix taken by the `FixStep`, then its outcome stored and sent: its events, region states, the services'
-    /// memories and whatever `write` adds commit together.
+    /// One fix taken by the `FixStep`, then its outcome committed.
     func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (StoreTransaction) throws -> Void = { _ in }) {
         let now = fix.time ?? clock.wall()
         let outcome = step.take(fix, at: now, monotonic: monotonic, ended: ended)
-        let events = outcome.events
         let computed = clock.monotonic()
+        let (written, committed) = commit(outcome, at: now, write: write)
+        // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
+        // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
+        // is not on their way.
+        logger.trace("fix", metadata: ["monotonic": "\(monotonic)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
+                                       "sent": "\(clock.monotonic())"])
+    }
+
+    /// Stores what a step decided and then sends its events: its region states, events and the services' memories, with
+    /// whatever `write` adds, in one transaction. Returns when its writes were done and when they committed (the
+    /// latency marks).
+    @discardableResult
+    func commit(_ outcome: FixOutcome, at now: Timestamp, write: (StoreTransaction) throws -> Void = { _ in }) -> (written: Double, committed: Double) {
         var written = 0.0
         var queued: [QueuedEvent] = []
         do {
             try store.write { transaction in
                 try transaction.saveRegionStates(outcome.regionChanges)
-                queued = try enqueue(transaction, events, now: now)
+                queued = try enqueue(transaction, outcome.events, now: now)
                 for memory in outcome.memories { try transaction.save(memory) }
                 try write(transaction)
                 written = clock.monotonic()
             }
         } catch {
             queued = []
-            logger.error("cannot store a fix's events", metadata: ["error": "\(error)"])
+            logger.error("cannot store a step's events", metadata: ["error": "\(error)"])
         }
         let committed = clock.monotonic()
-        notify(events, queued: queued)
-        // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
-        // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
-        // is not on their way.
-        logger.trace("fix", metadata: ["monotonic": "\(monotonic)", "computed": "\(computed)", "written": "\(written)", "committed": "\(committed)",
-                                       "sent": "\(clock.monotonic())"])
+        notify(outcome.events, queued: queued)
+        return (written, committed)
     }
 
     static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {

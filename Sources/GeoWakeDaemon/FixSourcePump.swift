@@ -35,19 +35,9 @@ extension Daemon {
         return max(0, due.secondsSince1970 - clock.wall().secondsSince1970)
     }
 
-    /// Fires what fell due by `now` without a fix, stored and queued like a fix's region events.
+    /// Fires what fell due by `now` without a fix, committed as a fix's outcome is.
     func advanceRegions(to now: Timestamp) {
-        let changes = regions.advance(to: now)
-        let events = Self.regionEvents(changes)
-        do {
-            try store.write { transaction in
-                try transaction.saveRegionStates(changes)
-                try enqueue(transaction, events, now: now)
-            }
-        } catch {
-            logger.error("cannot store region events", metadata: ["error": "\(error)"])
-        }
-        notify(events)
+        commit(step.advance(to: now), at: now)
     }
 
     /// Seconds until the loop must look at the source's health again.

@@ -10,8 +10,9 @@ struct FixOutcome {
 }
 
 /// The state a fix moves: the source's health, every client's regions and services, and the last fix. `take` is the
-/// daemon's step for a fix: it does no I/O and reads no clock (`now` and `monotonic` are given), so the same fixes
-/// give the same outcomes wherever they are taken; `Daemon.process` stores the outcome and sends its events.
+/// daemon's step for a fix, `advance` for a region timer: they do no I/O and read no clock (the times are given), so
+/// the same inputs give the same outcomes wherever they are taken; `Daemon.commit` stores an outcome and sends its
+/// events.
 struct FixStep {
     var health: SourceHealth
     var regions: SharedRegions
@@ -36,6 +37,12 @@ struct FixStep {
         }
         lastFix = fix
         return outcome
+    }
+
+    /// Debounced changes and dwells that fell due by `now` without a fix (a live source's timer, a trace's clock).
+    mutating func advance(to now: Timestamp) -> FixOutcome {
+        let changes = regions.advance(to: now)
+        return FixOutcome(events: Daemon.regionEvents(changes), regionChanges: changes)
     }
 
     /// A health change as one `status` event for every client with a subscription or a region; it launches no one.

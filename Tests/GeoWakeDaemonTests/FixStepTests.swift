@@ -68,4 +68,18 @@ import Traces
         #expect(ended.map(\.0) == [Self.client])
         #expect(ended.allSatisfy { $0.1 == nil }, "the end launches no one")
     }
+
+    @Test func aDebouncedEntryFallsDueByTheTimerAloneAndIsSavedWithItsEvent() throws {
+        var step = FixStep(health: SourceHealth(limits: .init()), regions: try SharedRegions())
+        try step.regions.choose(RegionRules(debounce: 4), for: Self.client, at: Timestamp(secondsSince1970: 0))
+        let circle = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{"radius":100}}]}"#
+        try step.regions.add(validated: SharedRegions.regions(fromFeatureCollection: Array(circle.utf8)), rows: [7], owner: Self.client)
+        let start = Timestamp(secondsSince1970: 1_700_000_000)
+        let fix = Fix(time: start, coordinate: Coordinate(latitude: 52.5, longitude: 13.4), horizontalAccuracy: 5, mode: .threeD)
+        #expect(step.take(fix, at: start, monotonic: 0).events.isEmpty, "the entry waits out its debounce")
+        #expect(step.advance(to: start + 3).events.isEmpty)
+        let due = step.advance(to: start + 5)
+        #expect(due.events.map(\.0) == [Self.client] && due.events.allSatisfy { $0.2.contains(#""event":"enter""#) })
+        #expect(due.regionChanges.map(\.entry.row) == [7] && due.regionChanges.map(\.entry.state) == [.inside])
+    }
 }
