@@ -70,6 +70,20 @@ struct RegionMonitorNeighbourhood {
         }
     }
 
+    /// The region's distance to its boundary as measured from the centre, when it is a candidate of a
+    /// neighbourhood in use.
+    func measurement(of region: RegionHandle) -> BoundaryMeasurement? {
+        guard isValid else { return nil }
+        var low = 0, high = candidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if candidates[middle].handle < region { low = middle + 1 } else { high = middle }
+        }
+        guard low < candidates.count, candidates[low].handle == region else { return nil }
+        return BoundaryMeasurement(distance: abs(candidates[low].clearance), latitude: center.latitude,
+                                   longitude: center.longitude)
+    }
+
     /// Metres from the centre in the flat metric of the centre's latitude, when the point is served.
     private func distanceFromCenter(_ point: Coordinate) -> Double? {
         let north = (point.latitude - center.latitude) * metresPerDegree.latitude
@@ -100,6 +114,11 @@ struct RegionMonitorNeighbourhood {
         found.removeAll(keepingCapacity: true)
         regions.forEachRegionMeasured(within: Self.reach, of: point) { handle, clearance in
             found.append(Candidate(handle: handle, clearance: clearance))
+        }
+        // `measurement(of:)` searches them by handle. The index reports them in that order; another
+        // `RegionQuerying` need not.
+        if zip(found, found.dropFirst()).contains(where: { !($0.handle < $1.handle) }) {
+            found.sort { $0.handle < $1.handle }
         }
         swap(&found, &candidates)
         center = point
