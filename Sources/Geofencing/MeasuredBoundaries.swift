@@ -118,12 +118,13 @@ struct MeasuredBoundaries {
         return moved <= Self.reusableDistance ? moved : nil
     }
 
-    /// Drops the measurements far from `point`; all of them if that is not enough.
+    /// Drops the measurements far from `point`; all of them if that leaves the list over half full, so that
+    /// a full list is not pruned again at the next insertion.
     private mutating func prune(around point: Coordinate) {
         setScale(for: point)
         var kept = entries
         kept.removeAll { entry in distanceMoved(from: entry.measurement, to: point).map { $0 > Self.keptDistance } ?? true }
-        entries = kept.count < Self.capacity ? kept : []
+        entries = kept.count <= Self.capacity / 2 ? kept : []
     }
 
     private func index(of region: RegionHandle) -> Int {
