@@ -32,6 +32,11 @@ struct RegionMonitorNeighbourhood {
     /// After such a neighbourhood, this many fixes use plain containment queries before another is tried: a
     /// device that moved fast usually keeps moving.
     static let directFixesAfterMiss = 1024
+    /// Metres a fix: a device this fast crosses a new neighbourhood (led ahead of it) in fewer fixes than
+    /// `worthwhileFixes`, so it is not built; the device is treated as after a miss. A driving device left its
+    /// first neighbourhood and built a second it then left within a dozen fixes: at a million regions every
+    /// build measures over a thousand regions.
+    static let hopelessStep = reach * (servedShare + leadShare) / Double(worthwhileFixes)
 
     private var center = Coordinate(latitude: 0, longitude: 0)
     private var metresPerDegree = (latitude: 0.0, longitude: 0.0)
@@ -48,7 +53,8 @@ struct RegionMonitorNeighbourhood {
         if isValid, let d = distanceFromCenter(point) {
             distance = d
             fixesServed += 1
-        } else if isValid && fixesServed < Self.worthwhileFixes || directFixesLeft > 0 {
+        } else if isValid && fixesServed < Self.worthwhileFixes || directFixesLeft > 0
+                    || Self.step(from: lastPoint, to: point) > Self.hopelessStep {
             // The device moves too fast for neighbourhoods to pay: ask the index directly for a while.
             isValid = false
             directFixesLeft = directFixesLeft > 0 ? directFixesLeft - 1 : Self.directFixesAfterMiss
@@ -70,6 +76,20 @@ struct RegionMonitorNeighbourhood {
         }
     }
 
+    /// The region's distance to its boundary as measured from the centre, when it is a candidate of a
+    /// neighbourhood in use.
+    func measurement(of region: RegionHandle) -> BoundaryMeasurement? {
+        guard isValid else { return nil }
+        var low = 0, high = candidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if candidates[middle].handle < region { low = middle + 1 } else { high = middle }
+        }
+        guard low < candidates.count, candidates[low].handle == region else { return nil }
+        return BoundaryMeasurement(distance: abs(candidates[low].clearance), latitude: center.latitude,
+                                   longitude: center.longitude)
+    }
+
     /// Metres from the centre in the flat metric of the centre's latitude, when the point is served.
     private func distanceFromCenter(_ point: Coordinate) -> Double? {
         let north = (point.latitude - center.latitude) * metresPerDegree.latitude
@@ -83,15 +103,22 @@ struct RegionMonitorNeighbourhood {
     /// before leaving instead of half, so that moving fixes need half as many neighbourhoods.
     private static func center(for point: Coordinate, after previous: Coordinate?) -> Coordinate {
         guard let previous else { return point }
-        let scale = Geodesy.metresPerDegree(atLatitude: point.latitude)
+        let step = step(from: previous, to: point)
+        guard step > 1, step < reach else { return point }
         let dLatitude = point.latitude - previous.latitude
         let dLongitude = Geodesy.normalizedLongitudeDelta(point.longitude - previous.longitude)
-        let step = ((dLatitude * scale.latitude) * (dLatitude * scale.latitude)
-            + (dLongitude * scale.longitude) * (dLongitude * scale.longitude)).squareRoot()
-        guard step > 1, step < reach else { return point }
         let lead = reach * leadShare / step
         return Coordinate(latitude: min(90, max(-90, point.latitude + dLatitude * lead)),
                           longitude: Geodesy.normalizedLongitudeDelta(point.longitude + dLongitude * lead))
+    }
+
+    /// Metres from the previous fix, in the flat metric of the point's latitude; 0 with no previous fix.
+    private static func step(from previous: Coordinate?, to point: Coordinate) -> Double {
+        guard let previous else { return 0 }
+        let scale = Geodesy.metresPerDegree(atLatitude: point.latitude)
+        let north = (point.latitude - previous.latitude) * scale.latitude
+        let east = Geodesy.normalizedLongitudeDelta(point.longitude - previous.longitude) * scale.longitude
+        return (north * north + east * east).squareRoot()
     }
 
     private mutating func rebuild(around point: Coordinate, from regions: some RegionQuerying) {
@@ -100,6 +127,11 @@ struct RegionMonitorNeighbourhood {
         found.removeAll(keepingCapacity: true)
         regions.forEachRegionMeasured(within: Self.reach, of: point) { handle, clearance in
             found.append(Candidate(handle: handle, clearance: clearance))
+        }
+        // `measurement(of:)` searches them by handle. The index reports them in that order; another
+        // `RegionQuerying` need not.
+        if zip(found, found.dropFirst()).contains(where: { !($0.handle < $1.handle) }) {
+            found.sort { $0.handle < $1.handle }
         }
         swap(&found, &candidates)
         center = point

@@ -16,6 +16,8 @@ struct RegionMonitorState {
     private var crossings: [RegionHandle] = []
     /// Regions added since the last fix, which has therefore not decided them.
     private var undecided: [RegionHandle] = []
+    /// Recent boundary measurements, which spare most repeated ones near a boundary. Internal for tests.
+    var boundaries = MeasuredBoundaries()
 
     /// Feeds one fix observed at `now`, appending the events it causes in the contract's order.
     mutating func update(with fix: Fix, at now: Timestamp, regions: some RegionQuerying,
@@ -125,12 +127,13 @@ struct RegionMonitorState {
         return low
     }
 
-    /// Drops the buffers kept from one fix to the next, which hold nothing between fixes; the next fix
-    /// allocates them again.
+    /// Drops the buffers kept from one fix to the next, which hold nothing between fixes (nor do the recent
+    /// measurements, which only spare work); the next fix allocates them again.
     mutating func releaseBuffers() {
         spareTracks = []
         containing = []
         crossings = []
+        boundaries.removeAll()
     }
 
     /// Forgets a region's track and returns it; the neighbourhood is dropped since its candidates may name it.
@@ -170,21 +173,33 @@ struct RegionMonitorState {
         lastFix = fix
         undecided.removeAll()
         neighbourhood = RegionMonitorNeighbourhood()
+        boundaries.removeAll()
     }
 
     /// What one fix says about one region: decisively inside, decisively outside, or nothing.
-    private func observe(_ track: inout RegionTrack, at point: Coordinate, now: Timestamp, accuracy: Double,
-                         contained: Bool, regions: some RegionQuerying, configuration: RegionMonitorConfiguration) {
+    private mutating func observe(_ track: inout RegionTrack, at point: Coordinate, now: Timestamp, accuracy: Double,
+                                  contained: Bool, regions: some RegionQuerying, configuration: RegionMonitorConfiguration) {
         // Geometry that agrees with where the region is heading (its state, or the pending change) can only
         // confirm it, decisively or not: that changes nothing, so the boundary need not be measured. This
         // keeps a fix well inside its regions free of distance computations.
         let heading = track.changeDue == nil ? track.isInside : !track.isInside
         guard contained != heading else { return }
+        // Inside decisively when -distance <= -accuracy; outside when distance > margin. A device that
+        // lingers near a boundary asks this on every fix, and a first fix for every region it lies in:
+        // `boundaries` answers from a recent measurement, or the neighbourhood's from its centre, when the
+        // device has moved too little since for the answer to change.
+        let handle = track.handle
         if contained {
-            guard accuracy == 0 || regions.signedDistance(from: point, to: track.handle, inside: true) <= -accuracy else { return }
+            guard accuracy == 0 || boundaries.exceeds(accuracy, strictly: false, region: handle, at: point,
+                                                      earlier: neighbourhood.measurement(of: handle), measure: {
+                -regions.signedDistance(from: point, to: handle, inside: true)
+            }) else { return }
         } else {
             let margin = accuracy + (track.isInside ? configuration.hysteresis : 0)
-            guard margin == 0 || regions.signedDistance(from: point, to: track.handle, inside: false) > margin else { return }
+            guard margin == 0 || boundaries.exceeds(margin, strictly: true, region: handle, at: point,
+                                                    earlier: neighbourhood.measurement(of: handle), measure: {
+                regions.signedDistance(from: point, to: handle, inside: false)
+            }) else { return }
         }
         track.changeDue = track.changeDue == nil ? now + configuration.debounce : nil
     }
@@ -247,77 +262,5 @@ struct RegionMonitorState {
     private static func usableAccuracy(_ horizontalAccuracy: Double?) -> Double {
         guard let accuracy = horizontalAccuracy, accuracy.isFinite, accuracy > 0 else { return 0 }
         return accuracy
-    }
-}
-
-/// What the monitor remembers about one active region.
-///
-/// Its instants are stored as bare milliseconds with a presence bit each, not as three `Timestamp?`: 40
-/// bytes a track instead of 64. A device near 200 regions holds two arrays of them, and the merge copies
-/// every track on most fixes.
-struct RegionTrack {
-    let handle: RegionHandle
-    private var insideMilliseconds: Int64 = 0
-    private var changeMilliseconds: Int64 = 0
-    private var dwellMilliseconds: Int64 = 0
-    private var present: Present = []
-
-    private struct Present: OptionSet {
-        let rawValue: UInt8
-        static let inside = Present(rawValue: 1)
-        static let change = Present(rawValue: 2)
-        static let dwell = Present(rawValue: 4)
-
-        mutating func set(_ bit: Present, _ isPresent: Bool) {
-            if isPresent { insert(bit) } else { remove(bit) }
-        }
-    }
-
-    init(handle: RegionHandle, insideSince: Timestamp? = nil, changeDue: Timestamp? = nil, dwellDue: Timestamp? = nil) {
-        self.handle = handle
-        self.insideSince = insideSince
-        self.changeDue = changeDue
-        self.dwellDue = dwellDue
-    }
-
-    /// The reported state.
-    var isInside: Bool { present.contains(.inside) }
-
-    /// When the region was reported inside; nil while outside.
-    var insideSince: Timestamp? {
-        get { present.contains(.inside) ? Timestamp(millisecondsSince1970: insideMilliseconds) : nil }
-        set {
-            insideMilliseconds = newValue?.millisecondsSince1970 ?? 0
-            present.set(.inside, newValue != nil)
-        }
-    }
-
-    /// A change to the opposite state, reported at this instant unless a decisive fix contradicts it first.
-    var changeDue: Timestamp? {
-        get { present.contains(.change) ? Timestamp(millisecondsSince1970: changeMilliseconds) : nil }
-        set {
-            changeMilliseconds = newValue?.millisecondsSince1970 ?? 0
-            present.set(.change, newValue != nil)
-        }
-    }
-
-    var dwellDue: Timestamp? {
-        get { present.contains(.dwell) ? Timestamp(millisecondsSince1970: dwellMilliseconds) : nil }
-        set {
-            dwellMilliseconds = newValue?.millisecondsSince1970 ?? 0
-            present.set(.dwell, newValue != nil)
-        }
-    }
-
-    /// Outside with nothing pending is what an unknown region looks like: such tracks are dropped.
-    var isActive: Bool { !present.isDisjoint(with: [.inside, .change]) }
-
-    /// Reported inside with no change or dwell pending: a fix inside the region leaves it as it is.
-    var isSettledInside: Bool { present == .inside }
-
-    var nextDue: Timestamp? {
-        guard let change = changeDue else { return dwellDue }
-        guard let dwell = dwellDue else { return change }
-        return min(change, dwell)
     }
 }

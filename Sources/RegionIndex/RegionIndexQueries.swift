@@ -10,9 +10,10 @@ extension RegionIndex: RegionQuerying {
     public func forEachRegionMeasured(within distance: Double, of point: Coordinate, _ body: (RegionHandle, Double) -> Void) {
         guard let (x, y) = Self.normalized(point), distance.isFinite else { return }
         let reach = max(0, distance)
+        let scale = Geodesy.metresPerDegree(atLatitude: y)
         for slot in candidates(around: x, y, reach) {
             let inside = store.contains(slot: slot, longitude: x, latitude: y)
-            let d = store.boundaryDistance(slot: slot, longitude: x, latitude: y)
+            let d = store.boundaryDistance(slot: slot, longitude: x, latitude: y, scale: scale)
             if inside || d <= reach * 1.001 + 0.001 {
                 body(store.handle(slot: slot), Self.signed(d, inside: inside))
             }

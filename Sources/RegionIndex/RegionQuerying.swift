@@ -55,7 +55,9 @@ public protocol RegionQuerying {
     func forEachRegion(crossedBy a: Coordinate, _ b: Coordinate, _ body: (RegionHandle) -> Void)
 
     /// Metres from `point` to the region's boundary: negative inside, positive outside, and
-    /// `contains(region, point) == (signedDistance <= 0)` always.
+    /// `contains(region, point) == (signedDistance <= 0)` always. Its magnitude changes by no more than the
+    /// distance moved, to within a part in a thousand and millimetres: the monitor decides from an earlier
+    /// measurement when that bound alone settles a threshold.
     func signedDistance(from point: Coordinate, to region: RegionHandle) -> Double
 
     /// `signedDistance(from:to:)` for a point the caller already knows to lie inside the region or not (as

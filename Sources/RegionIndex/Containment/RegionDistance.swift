@@ -6,19 +6,30 @@ import GeoWakeCore
 extension RegionStore {
     /// Metres from the point to the slot's boundary, unsigned; infinity for beacons and removed slots.
     func boundaryDistance(slot: RegionSlot, longitude: Double, latitude: Double) -> Double {
+        let scale = kinds[slot.index] == .polygon ? Geodesy.metresPerDegree(atLatitude: latitude) : (0, 0)
+        return boundaryDistance(slot: slot, longitude: longitude, latitude: latitude, scale: scale)
+    }
+
+    /// `boundaryDistance(slot:longitude:latitude:)` given the polygon metric's scale at the point,
+    /// `Geodesy.metresPerDegree(atLatitude: latitude)`: a query that measures every region near one point
+    /// computes it once, not once a polygon (its sine and cosine were a fifth of a small polygon's cost).
+    func boundaryDistance(slot: RegionSlot, longitude: Double, latitude: Double,
+                          scale: (latitude: Double, longitude: Double)) -> Double {
         switch kinds[slot.index] {
         case .circle:
             let c = circles[Int(shapeIndex[slot.index])]
             return abs(c.boundaryMetric(longitude: longitude, latitude: latitude) - c.radius)
         case .polygon:
-            let scale = Geodesy.metresPerDegree(atLatitude: latitude)
+            // The nearest edge by squared distance, and one square root: a root per edge put its latency on
+            // the loop's critical path (a third of this function's samples). Roots are correctly rounded,
+            // hence monotonic, so the root of the least square is exactly the least root.
             var best = Double.infinity
             forEachEdge(ofPolygon: Int(shapeIndex[slot.index])) { x0, y0, x1, y1 in
                 let ax = (x0 - longitude) * scale.longitude, ay = (y0 - latitude) * scale.latitude
                 let bx = (x1 - longitude) * scale.longitude, by = (y1 - latitude) * scale.latitude
-                best = min(best, Self.originDistance(ax, ay, bx, by))
+                best = min(best, Self.originDistanceSquared(ax, ay, bx, by))
             }
-            return best
+            return best.squareRoot()
         case .beacon, .removed:
             return .infinity
         }
@@ -26,12 +37,17 @@ extension RegionStore {
 
     /// Distance from (0, 0) to the segment a–b in the plane.
     static func originDistance(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        originDistanceSquared(ax, ay, bx, by).squareRoot()
+    }
+
+    @inline(__always)
+    static func originDistanceSquared(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
         let dx = bx - ax, dy = by - ay
         let length2 = dx * dx + dy * dy
         var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
         t = min(1, max(0, t))
         let px = ax + t * dx, py = ay + t * dy
-        return (px * px + py * py).squareRoot()
+        return px * px + py * py
     }
 
     func forEachEdge(ofPolygon p: Int, _ body: (Double, Double, Double, Double) -> Void) {
