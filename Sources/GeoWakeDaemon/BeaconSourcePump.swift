@@ -109,7 +109,7 @@ extension Daemon {
         beacons.announced = state
         if previous == nil && state == "running" { return [] }
         logger.notice("beacon source health", metadata: ["state": "\(state)", "message": "\(message)"])
-        var line = Self.statusEvent(state, message, at: clock.wall())
+        var line = EventLines.status(state, message, at: clock.wall())
         line.removeLast()
         line += ",\"source\":\"beacons\"}"
         return beacons.subscriptions.clients.sorted().map { ($0, nil, line) }

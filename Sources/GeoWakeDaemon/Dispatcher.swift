@@ -52,15 +52,6 @@ extension Daemon {
         return (written, committed)
     }
 
-    static func regionEvents(_ changes: [SharedRegions.Change]) -> [(ClientKey, LaunchReason?, String)] {
-        changes.compactMap { change in
-            guard let event = change.event else { return nil }
-            var writer = JSONLineWriter(reservingCapacity: 256)
-            writer.regionEventLine(event)
-            return (change.entry.owner, .region, ClientServices.object(&writer))
-        }
-    }
-
     func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
         step.statusEvents(change, at: time)
     }
@@ -97,7 +88,7 @@ extension Daemon {
         guard source?.state == .ended, !connection.toldTraceEnded else { return }
         connection.toldTraceEnded = true
         let now = lastFix?.time ?? source?.replay?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
-        let events = [(client, LaunchReason?.none, Self.statusEvent("ended", Self.traceEndedMessage, at: now))]
+        let events = [(client, LaunchReason?.none, EventLines.status("ended", EventLines.traceEnded, at: now))]
         var queued: [QueuedEvent] = []
         do {
             try store.write { transaction in queued = try enqueue(transaction, events, now: now) }
@@ -107,16 +98,4 @@ extension Daemon {
         notify(events, queued: queued)
     }
 
-    static let traceEndedMessage = "the trace was replayed to its end"
-
-    static func statusEvent(_ state: String, _ message: String, at time: Timestamp) -> String {
-        var writer = JSONLineWriter(reservingCapacity: 128)
-        writer.beginObject()
-        writer.field("event", "status")
-        writer.field("time", time)
-        writer.field("state", state)
-        writer.field("message", message)
-        writer.endLine()
-        return ClientServices.object(&writer)
-    }
 }

@@ -26,13 +26,13 @@ struct FixStep {
         let (decides, change) = health.observe(fix, at: monotonic)
         if let change { outcome.events += statusEvents(change, at: now) }
         if decides { outcome.regionChanges = regions.update(with: fix, at: now) }
-        outcome.events += Daemon.regionEvents(outcome.regionChanges)
+        outcome.events += EventLines.region(outcome.regionChanges)
         let (serviceEvents, memories) = services.update(with: fix, at: now)
         outcome.events += serviceEvents
         outcome.memories = memories
         if ended {
             for client in Set(outcome.events.map(\.0)).union(subscribedClients()).sorted() {
-                outcome.events.append((client, nil, Daemon.statusEvent("ended", Daemon.traceEndedMessage, at: now)))
+                outcome.events.append((client, nil, EventLines.status("ended", EventLines.traceEnded, at: now)))
             }
         }
         lastFix = fix
@@ -42,12 +42,12 @@ struct FixStep {
     /// Debounced changes and dwells that fell due by `now` without a fix (a live source's timer, a trace's clock).
     mutating func advance(to now: Timestamp) -> FixOutcome {
         let changes = regions.advance(to: now)
-        return FixOutcome(events: Daemon.regionEvents(changes), regionChanges: changes)
+        return FixOutcome(events: EventLines.region(changes), regionChanges: changes)
     }
 
     /// A health change as one `status` event for every client with a subscription or a region; it launches no one.
     func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
-        let event = Daemon.statusEvent(change.state, change.message, at: time)
+        let event = EventLines.status(change.state, change.message, at: time)
         return subscribedClients().sorted().map { ($0, nil, event) }
     }
 

@@ -41,7 +41,7 @@ extension Daemon {
     }
 
     private func reportDropped(_ transaction: StoreTransaction, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws -> QueuedEvent {
-        var line = Self.statusEvent("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
+        var line = EventLines.status("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
         line.removeLast()
         line += ",\"dropped\":\(dropped)}"
         let seq = try transaction.appendEvent(line, for: client, at: now.millisecondsSince1970)

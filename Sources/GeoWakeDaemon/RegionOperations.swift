@@ -24,7 +24,7 @@ extension Daemon {
         var events: [(ClientKey, LaunchReason?, String)] = []
         for id in ids {
             guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
-            events += Daemon.regionEvents([SharedRegions.Change(entry: entry, event: exit)])
+            events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])
         }
         try storeWrite { transaction in
             for id in ids { try transaction.deleteRegion(id, of: client) }
