@@ -32,10 +32,7 @@ public final class Daemon {
         get { step.services }
         _modify { yield &step.services }
     }
-    var lastFix: Fix? {
-        get { step.lastFix }
-        set { step.lastFix = newValue }
-    }
+    var lastFix: Fix? { step.lastFix }
     var connections: [Int32: Connection] = [:]
     var listener: Int32 = -1
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.

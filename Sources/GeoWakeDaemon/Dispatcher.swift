@@ -52,10 +52,6 @@ extension Daemon {
         return (written, committed)
     }
 
-    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
-        step.statusEvents(change, at: time)
-    }
-
     /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of
     /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about every
     /// client that got events (a connected one may be suspended, or on a budget the event extends).

@@ -53,7 +53,7 @@ extension Daemon {
 
     private func announce(_ change: SourceHealth.Change) {
         logger.notice("source health", metadata: ["state": "\(change.state)", "message": "\(change.message)"])
-        let events = statusEvents(change, at: clock.wall())
+        let events = step.statusEvents(change, at: clock.wall())
         guard !events.isEmpty else { return }
         do {
             try store.write { transaction in

@@ -128,11 +128,6 @@ struct MeasuredBoundaries {
     }
 
     private func index(of region: RegionHandle) -> Int {
-        var low = 0, high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].handle < region { low = middle + 1 } else { high = middle }
-        }
-        return low
+        entries.position(of: region) { $0.handle }
     }
 }

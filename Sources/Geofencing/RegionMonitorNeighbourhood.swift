@@ -80,11 +80,7 @@ struct RegionMonitorNeighbourhood {
     /// neighbourhood in use.
     func measurement(of region: RegionHandle) -> BoundaryMeasurement? {
         guard isValid else { return nil }
-        var low = 0, high = candidates.count
-        while low < high {
-            let middle = (low + high) / 2
-            if candidates[middle].handle < region { low = middle + 1 } else { high = middle }
-        }
+        let low = candidates.position(of: region) { $0.handle }
         guard low < candidates.count, candidates[low].handle == region else { return nil }
         return BoundaryMeasurement(distance: abs(candidates[low].clearance), latitude: center.latitude,
                                    longitude: center.longitude)

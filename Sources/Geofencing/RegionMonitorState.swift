@@ -119,12 +119,7 @@ struct RegionMonitorState {
 
     /// Where the track of `region` is, or would go to keep `tracks` sorted by handle.
     private func trackPosition(of region: RegionHandle) -> Int {
-        var low = 0, high = tracks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tracks[middle].handle < region { low = middle + 1 } else { high = middle }
-        }
-        return low
+        tracks.position(of: region) { $0.handle }
     }
 
     /// Drops the buffers kept from one fix to the next, which hold nothing between fixes (nor do the recent
