@@ -19,7 +19,7 @@ extension Daemon {
             seq = min(seq, last, (later ?? Int64.max) - 1)
         }
         guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-        try acknowledge(transaction, client, through: seq)
+        try acknowledge(transaction, client, through: seq, at: request.now)
         return AckReply(acked: seq, pending: Int64(try transaction.pendingCount(of: client))).fields
     }
 

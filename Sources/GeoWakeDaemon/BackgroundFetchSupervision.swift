@@ -37,10 +37,10 @@ extension ProcessSupervisor {
         let now = self.now
         for (name, app) in lifecycle.apps where app.fetch?.isRunning == true {
             let client = key(name)
-            guard let connection = daemon.connection(for: client), fetchToldOn[client]?.connection !== connection else { continue }
+            guard let connection = daemon.connection(of: client), fetchToldOn[client] != connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
-            connection.send(ServerNotice.fetch(budgetLeft: left).line)
-            fetchToldOn[client] = ToldConnection(connection: connection)
+            daemon.send(ServerNotice.fetch(budgetLeft: left).line, to: client)
+            fetchToldOn[client] = connection
         }
     }
 
@@ -50,9 +50,4 @@ extension ProcessSupervisor {
                              fetches: Int64(fetch.started), nextIn: fetch.isRunning ? nil : max(0, fetch.due - now),
                              lastResult: fetch.lastResult).fields
     }
-}
-
-/// The connection a fetch was told on, held weakly: a closed one, even if a new one takes its address, was not told.
-struct ToldConnection {
-    weak var connection: Connection?
 }

@@ -57,7 +57,7 @@ extension Daemon {
             geographicRequest.fields = ["regions": .array(geographic.map(JSONValue.string))]
             _ = try stopMonitoringRegions(geographicRequest)
         }
-        let now = beacons.lastSighting?.time ?? clock.wall()
+        let now = beacons.lastSighting?.time ?? request.now
         var events: [(ClientKey, LaunchReason?, String)] = []
         for id in beaconIDs {
             guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }

@@ -148,14 +148,10 @@ extension Daemon {
     private func sendRanges(_ ranges: [(ClientKey, BeaconRange)]) {
         guard !ranges.isEmpty else { return }
         var writer = JSONLineWriter(reservingCapacity: 192)
-        var touched: Set<Int32> = []
         for (owner, range) in ranges {
-            guard let connection = connection(for: owner), !connection.closed,
-                  connection.hasRoom else { continue }
+            guard let connection = connection(of: owner) else { continue }
             writer.beaconRangeLine(range)
-            connection.queue(Array("{\"type\":\"ranging\",\"event\":\(ClientServices.object(&writer))}\n".utf8))
-            touched.insert(connection.fd)
+            emit(.sendIfRoom(connection, Array("{\"type\":\"ranging\",\"event\":\(ClientServices.object(&writer))}\n".utf8)))
         }
-        for fd in touched { connections[fd]?.flush() }
     }
 }

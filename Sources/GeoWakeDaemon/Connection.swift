@@ -3,7 +3,8 @@ import GeoWakeCore
 import JSONLines
 import GeoWakeProtocol
 
-/// One accepted socket: its peer uid, line framing both ways, and which client it is registered as.
+/// One accepted socket, the loop's side of a connection: line framing both ways and what was delivered on it. Who
+/// the peer is and which client it registered as is the daemon's `Session` under the same `id`.
 ///
 /// Both buffers are bounded, so a client costs the daemon at most about 2 MiB whatever it pipelines: requests are
 /// taken one line at a time, and none while the replies and events queued for the client fill `writeBufferLimit`
@@ -12,34 +13,24 @@ final class Connection {
     static let maximumLine = LineFramer.maximumProtocolLine
     static let writeBufferLimit = 1 << 20
 
+    let id: ConnectionID
     let fd: Int32
-    let uid: UInt32
-    /// The peer's primary gid from SO_PEERCRED: its region files are read, and a process launched for it in
-    /// system mode runs, with it.
-    var gid: UInt32 = UInt32.max
-    /// The peer's pid from SO_PEERCRED: a process that says the daemon launched it, after a store that lost the
-    /// launch, is known by it.
-    var pid: Int32 = 0
     private var framer = LineFramer()
     private var pendingWrite: [UInt8] = []
     private var writeStart = 0
     /// Where the bytes waiting for the store's sync begin (a reply saying a request is done, and all after it).
     private var heldFrom: Int?
-    var saidHello = false
-    var client: ClientKey?
     /// The highest seq written to the socket buffer; the outbox is read after it.
     var deliveredThrough: Int64 = 0
     var outboxMayHaveMore = false
     var closeAfterFlush = false
     var closed = false
-    /// This connection's client was told the trace had ended (see `Daemon.subscribed`).
-    var toldTraceEnded = false
     /// The peer shut its side: the requests already read are still answered, then the connection closes.
     private(set) var peerClosed = false
 
-    init(fd: Int32, uid: UInt32) {
+    init(id: ConnectionID, fd: Int32) {
+        self.id = id
         self.fd = fd
-        self.uid = uid
     }
 
     /// Bytes queued for the socket and not yet written.

@@ -33,7 +33,12 @@ public final class Daemon {
         _modify { yield &step.services }
     }
     var lastFix: Fix? { step.lastFix }
-    var connections: [Int32: Connection] = [:]
+    /// The loop's sockets, and the decisions' view of the same connections.
+    var connections: [ConnectionID: Connection] = [:]
+    var sessions: [ConnectionID: Session] = [:]
+    private var lastConnectionSerial: UInt64 = 0
+    /// What the decisions emitted and the loop has not carried out yet (`DaemonEffect`).
+    var effects: [DaemonEffect] = []
     var listener: Int32 = -1
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
     var deferredAcks: [Request] = []
@@ -110,7 +115,8 @@ public final class Daemon {
         var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
                    pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
         var requestsWaiting = false
-        for connection in connections.values {
+        let polled = Array(connections.values)
+        for connection in polled {
             var events: Int16 = connection.wantsInput ? Int16(POLLIN) : 0
             if connection.queuedBytes > 0 { events |= Int16(POLLOUT) }
             fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
@@ -127,20 +133,21 @@ public final class Daemon {
         if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
         if fds[0].revents != 0 { return false }
         if fds[1].revents & Int16(POLLIN) != 0 { accept() }
-        for pfd in fds.dropFirst(2) where pfd.revents != 0 {
-            guard let connection = connections[pfd.fd] else { continue }
+        for (connection, pfd) in zip(polled, fds.dropFirst(2)) where pfd.revents != 0 {
             if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
             if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
         }
-        for fd in connections.keys.sorted() { serve(connections[fd]!) }
+        for id in connections.keys.sorted() { serve(connections[id]!) }
         applyDeferredAcks()
         advanceTraceRegions()
         pumpSource()
         pumpBeacons()
+        carryOut()
         for connection in connections.values { deliver(connection) }
         // One sync for the whole turn, requests and fixes alike: their replies and lines were held until it.
         syncCommits()
         activation.turn()
+        carryOut()
         do {
             try store.checkpointIfDue()
         } catch {
@@ -232,11 +239,11 @@ public final class Daemon {
             Glibc.close(fd)
             return
         }
-        let connection = Connection(fd: fd, uid: UInt32(bitPattern: credentials[1]))
-        connection.gid = UInt32(bitPattern: credentials[2])
-        connection.pid = pid ?? credentials[0]
-        connections[fd] = connection
-        connection.send(ServerNotice.hello(protocol: Self.protocolVersion, server: "geowaked", version: Self.version).line)
+        lastConnectionSerial += 1
+        let id = ConnectionID(serial: lastConnectionSerial)
+        connections[id] = Connection(id: id, fd: fd)
+        let peer = Peer(uid: UInt32(bitPattern: credentials[1]), gid: UInt32(bitPattern: credentials[2]), pid: pid ?? credentials[0])
+        feed(.opened(id, peer))
     }
 
     /// Takes the connection's waiting requests, at most `requestsPerTurn` of them and for at most `turnShare`
@@ -248,12 +255,12 @@ public final class Daemon {
         while connection.mayHandle, taken < Self.requestsPerTurn, taken == 0 || clock.monotonic() - started < Self.turnShare {
             switch connection.nextLine() {
             case .line(let line):
-                handle(line[...], on: connection)
+                feed(.request(connection.id, line[...]))
                 taken += 1
             case .none:
                 return
             case .tooLong:
-                reply(connection, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+                feed(.lineTooLong(connection.id))
                 return
             }
         }
@@ -274,8 +281,9 @@ public final class Daemon {
     /// Reads what `connection` has sent so far and handles every whole request of it now.
     func takeWaitingRequests(of connection: Connection) {
         connection.receive(using: &readChunk)
-        while !connection.closed, case .line(let line) = connection.nextLine() { handle(line[...], on: connection) }
+        while !connection.closed, case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
         applyDeferredAcks()
+        carryOut()
     }
 
     static let requestsPerTurn = 64
@@ -288,44 +296,12 @@ public final class Daemon {
         guard !connection.closeAfterFlush else { return }
         var reads = 0
         repeat {
-            while case .line(let line) = connection.nextLine() { handle(line[...], on: connection) }
+            while case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
             reads += 1
         } while reads <= Self.lastRequestReads && connection.receive(using: &readChunk)
         applyDeferredAcks()
+        carryOut()
     }
 
     static let lastRequestReads = 64
-
-    func close(_ connection: Connection) {
-        Glibc.close(connection.fd)
-        connections[connection.fd] = nil
-        if let client = connection.client { activation.connectionClosed(client) }
-    }
-
-    func connection(for client: ClientKey) -> Connection? {
-        connections.values.first { $0.client == client }
-    }
-
-    /// Sends outbox events after the last delivered one while the connection's buffer has room.
-    func deliver(_ connection: Connection) {
-        guard let client = connection.client, connection.outboxMayHaveMore, !connection.closed else { return }
-        // Under `--durability full` the outbox may hold commits not yet synced: they wait for the turn's sync.
-        if store.syncPending { connection.holdUntilSync() }
-        while connection.hasRoom {
-            guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
-            for event in batch { connection.append(event) }
-            if batch.count < 256 {
-                connection.outboxMayHaveMore = false
-                break
-            }
-        }
-        connection.flush()
-    }
-
-    func reply(_ connection: Connection, id: RequestID, _ result: Result<[String: JSONValue], ProtocolError>) {
-        // A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
-        if store.syncPending { connection.holdUntilSync() }
-        if case .failure(let error) = result, error.closes { connection.closeAfterFlush = true }
-        connection.send(ReplyMessage.line(id: id.text, result.mapError { RequestError($0.code, $0.message) }))
-    }
 }

@@ -1,7 +1,7 @@
 import GRDB
 
 /// An event as committed to a client's outbox (a row of `outbox`, with its client's key).
-struct QueuedEvent {
+struct QueuedEvent: Equatable {
     var client: ClientKey
     var seq: Int64
     var event: String

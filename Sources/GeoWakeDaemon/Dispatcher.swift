@@ -15,12 +15,13 @@ extension Daemon {
         }
     }
 
-    /// One fix taken by the `FixStep`, then its outcome committed.
+    /// One fix taken by the `FixStep`, its outcome committed, and its events written to the connections caught up.
     func process(_ fix: Fix, at monotonic: Double, ended: Bool = false, write: (StoreTransaction) throws -> Void = { _ in }) {
         let now = fix.time ?? clock.wall()
         let outcome = step.take(fix, at: now, monotonic: monotonic, ended: ended)
         let computed = clock.monotonic()
         let (written, committed) = commit(outcome, at: now, write: write)
+        carryOut()
         // The benchmark's marks for fix-to-handler latency, CLOCK_MONOTONIC seconds when the fix was taken, when its
         // events were computed, committed and sent, at `--log-level trace`; written after the sends, so the log write
         // is not on their way.
@@ -52,37 +53,34 @@ extension Daemon {
         return (written, committed)
     }
 
-    /// After the commit: send what was queued straight to connected clients that are caught up (saving a read of
-    /// the outbox on the way to the handler), make the others read the outbox, and tell the launcher about every
-    /// client that got events (a connected one may be suspended, or on a budget the event extends).
+    /// After the commit: what was queued goes to connected clients as it is (the loop writes it straight away to a
+    /// caught-up connection, saving a read of the outbox on the way to the handler), other connected clients read
+    /// the outbox, and the launcher hears of every client that got events (a connected one may be suspended, or on a
+    /// budget the event extends).
     func notify(_ events: [(ClientKey, LaunchReason?, String)], queued: [QueuedEvent] = []) {
+        var connectionOf: [ClientKey: ConnectionID] = [:]
+        for (id, session) in sessions { if let client = session.client { connectionOf[client] = id } }
+        let afterSync = store.syncPending
         var sent: Set<ClientKey> = []
         for event in queued {
-            guard let connection = connection(for: event.client) else { continue }
-            if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1,
-               connection.hasRoom {
-                if store.syncPending { connection.holdUntilSync() }
-                connection.append(event)
-                sent.insert(event.client)
-            } else {
-                connection.outboxMayHaveMore = true
-            }
+            guard let connection = connectionOf[event.client] else { continue }
+            emit(.event(connection, event, afterSync: afterSync))
+            sent.insert(event.client)
         }
-        for client in sent { connection(for: client)?.flush() }
         // The launcher comes after every send: what it does (a launch, a budget) is not on the events' way.
         var reasons: [ClientKey: LaunchReason?] = [:]
         for (client, reason, _) in events where reasons[client] ?? nil == nil { reasons[client] = reason }
         for (client, reason) in reasons.sorted(by: { $0.key < $1.key }) {
-            if !sent.contains(client) { connection(for: client)?.outboxMayHaveMore = true }
+            if !sent.contains(client), let connection = connectionOf[client] { emit(.readOutbox(connection, fromStart: false)) }
             activation.eventQueued(for: client, reason: reason)
         }
     }
 
     /// A client that subscribes after the trace was replayed to its end (a subscriber started again, or a daemon
     /// restarted on a finished trace) hears so at once, once per connection, instead of waiting in silence.
-    func subscribed(_ client: ClientKey, on connection: Connection) {
-        guard source?.state == .ended, !connection.toldTraceEnded else { return }
-        connection.toldTraceEnded = true
+    func subscribed(_ client: ClientKey, on connection: ConnectionID) {
+        guard source?.state == .ended, sessions[connection]?.toldTraceEnded == false else { return }
+        sessions[connection]?.toldTraceEnded = true
         let now = lastFix?.time ?? source?.replay?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
         let events = [(client, LaunchReason?.none, EventLines.status("ended", EventLines.traceEnded, at: now))]
         var queued: [QueuedEvent] = []

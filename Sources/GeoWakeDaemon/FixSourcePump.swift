@@ -17,7 +17,7 @@ extension Daemon {
                     try transaction.setSourcePosition(replayed.position, of: description)
                 }
                 // Every client then subscribed was told with this fix's events.
-                if replayed.isLast { for connection in connections.values { connection.toldTraceEnded = true } }
+                if replayed.isLast { for id in sessions.keys { sessions[id]?.toldTraceEnded = true } }
             case .state(let report):
                 logger.info("source state", metadata: ["source": "\(description)", "state": "\(report)"])
                 if let change = health.observe(report, at: clock.monotonic()) { announce(change) }

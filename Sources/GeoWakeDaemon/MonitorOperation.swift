@@ -30,7 +30,7 @@ extension Daemon {
         let features: [JSONValue], texts: [String]?
         switch monitor.regions {
         case .features(let inline): (features, texts) = (inline, request.featureTexts)
-        case .file(let path): (features, texts) = try readFeatures(path, for: request.connection)
+        case .file(let path): (features, texts) = try readFeatures(path, for: request.session.peer)
         }
         // The texts are cut from the bytes the features were parsed from, so there is one for each.
         guard let texts, texts.count == features.count else {

@@ -21,7 +21,7 @@ extension Daemon {
     }
 
     func clients(_ request: Request) throws -> [String: JSONValue] {
-        ["clients": .array(addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid))]
+        ["clients": .array(addingBeacons(to: try clients(of: request.session.peer.uid), uid: request.session.peer.uid))]
     }
 
     func status(_ request: Request) throws -> [String: JSONValue] {
@@ -34,7 +34,7 @@ extension Daemon {
             source["lastFix"] = .object(last)
         }
         var result: [String: JSONValue] = ["source": .object(source),
-                                           "clients": .array(addingBeacons(to: try clients(of: request.connection.uid), uid: request.connection.uid))]
+                                           "clients": .array(addingBeacons(to: try clients(of: request.session.peer.uid), uid: request.session.peer.uid))]
         if let beaconSource = beacons.source { result["beaconSource"] = .object(beaconSourceStatus(beaconSource)) }
         return result
     }
@@ -42,7 +42,7 @@ extension Daemon {
     func disable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
         try storeWrite { transaction in try transaction.setDisabled(true, for: client) }
-        if let connection = connection(for: client), connection !== request.connection { connection.closeAfterFlush = true }
+        if let connection = connection(of: client), connection != request.connection { emit(.closeAfterSending(connection)) }
         activation.disabled(client)
         return [:]
     }
@@ -55,7 +55,7 @@ extension Daemon {
     }
 
     func existingClient(_ request: Request) throws(ProtocolError) -> ClientKey {
-        let key = ClientKey(uid: request.connection.uid, clientID: try request.string("client"))
+        let key = ClientKey(uid: request.session.peer.uid, clientID: try request.string("client"))
         guard (try? store.clientExists(key)) == true else { throw ProtocolError("unknownClient", "no client \"\(key.clientID)\" for uid \(key.uid)") }
         return key
     }
@@ -81,7 +81,7 @@ extension Daemon {
             var kinds = Array(services.kinds(of: key).keys)
             if regions.count(of: key) > 0 { kinds.append("regions") }
             let entry: [String: JSONValue] = [
-                "client": .string(key.clientID), "connected": .bool(connection(for: key) != nil), "disabled": .bool(summary.disabled),
+                "client": .string(key.clientID), "connected": .bool(connection(of: key) != nil), "disabled": .bool(summary.disabled),
                 "pending": .integer(summary.pending), "lastSeq": .integer(summary.lastSeq),
                 "regions": .integer(regions.count(of: key)), "subscriptions": .array(kinds.sorted().map(JSONValue.string)),
             ]

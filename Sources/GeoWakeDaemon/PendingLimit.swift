@@ -31,12 +31,12 @@ extension Daemon {
     }
 
     /// After an ack: records it and, when events were dropped and there is room now, says so at once.
-    func acknowledge(_ transaction: StoreTransaction, _ client: ClientKey, through seq: Int64) throws {
+    func acknowledge(_ transaction: StoreTransaction, _ client: ClientKey, through seq: Int64, at now: Timestamp) throws {
         try transaction.acknowledge(client, through: seq)
         guard let books = try transaction.pendingBooks(of: client) else { return }
         if books.dropped > 0 && books.pending < limits.maximumPendingEvents {
-            _ = try reportDropped(transaction, client, books.dropped, now: clock.wall())
-            if let connection = connection(for: client) { connection.outboxMayHaveMore = true }
+            _ = try reportDropped(transaction, client, books.dropped, now: now)
+            if let connection = connection(of: client) { emit(.readOutbox(connection, fromStart: false)) }
         }
     }
 

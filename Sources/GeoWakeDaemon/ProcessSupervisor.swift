@@ -27,7 +27,8 @@ public final class ProcessSupervisor: ClientActivation {
     private var replaced: [(process: ProcessIdentity, adopted: Bool, killAt: Timestamp)] = []
     private var saved: [ClientKey: AppTable.Row] = [:]
     /// The connection each running background fetch was told on (`BackgroundFetchSupervision.swift`).
-    var fetchToldOn: [ClientKey: ToldConnection] = [:]
+    /// (A connection's id is never reused, so a new connection is never taken for one already told.)
+    var fetchToldOn: [ClientKey: ConnectionID] = [:]
     private weak var daemon: Daemon?
     private let logDirectory: String?
     private let logger: Logger
@@ -231,7 +232,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .kill(let name): send(.kill, to: key(name))
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
-                daemon?.connection(for: key(name))?.send(ServerNotice.expiring(budgetLeft: left).line)
+                daemon?.send(ServerNotice.expiring(budgetLeft: left).line, to: key(name))
             case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }

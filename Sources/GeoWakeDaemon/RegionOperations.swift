@@ -20,7 +20,7 @@ extension Daemon {
         for id in ids where regions.entry(client, id) == nil {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
-        let now = lastFix?.time ?? clock.wall()
+        let now = lastFix?.time ?? request.now
         var events: [(ClientKey, LaunchReason?, String)] = []
         for id in ids {
             guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
@@ -103,12 +103,12 @@ extension Daemon {
     /// Reads a GeoJSON file with the peer's permissions: as itself when the peer is the daemon's own uid, else (a root
     /// daemon) opened with the thread's filesystem uid and gid switched to the peer's.
     /// The file's features, parsed and each as its text.
-    func readFeatures(_ path: String, for connection: Connection) throws(ProtocolError) -> ([JSONValue], [String]?) {
+    func readFeatures(_ path: String, for peer: Peer) throws(ProtocolError) -> ([JSONValue], [String]?) {
         let fd: Int32
-        if connection.uid == getuid() {
+        if peer.uid == getuid() {
             fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         } else if getuid() == 0 {
-            fd = geowake_open_as(path, connection.uid, connection.gid)
+            fd = geowake_open_as(path, peer.uid, peer.gid)
         } else {
             throw ProtocolError("fileUnreadable", "\(path): a daemon not running as root reads files only for its own uid")
         }

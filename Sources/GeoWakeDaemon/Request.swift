@@ -1,11 +1,18 @@
+import GeoWakeCore
 import GeoWakeProtocol
 
-/// One parsed request line and the connection it came on, with typed field access that names the field on error.
+/// One parsed request line and the connection it came on (its session as the request found it), with typed field
+/// access that names the field on error.
 struct Request {
     let id: RequestID
     let op: String
     var fields: [String: JSONValue]
-    let connection: Connection
+    let connection: ConnectionID
+    let session: Session
+    /// The connection whose earlier requests were taken before this one (`DaemonEffect.takeEarlierRequests`).
+    var after: ConnectionID?
+    /// When the loop took the request: the time of what it changes that has no fix time of its own.
+    let now: Timestamp
     /// For `monitor`: each feature's text as it came, in the order of the parsed features.
     var featureTexts: [String]?
 
@@ -27,13 +34,20 @@ struct Request {
     }
 
     func client() throws(ProtocolError) -> ClientKey {
-        guard let client = connection.client else { throw ProtocolError("notRegistered", "\(op) needs register first") }
+        guard let client = session.client else { throw ProtocolError("notRegistered", "\(op) needs register first") }
         return client
     }
 }
 
+/// Thrown by an operation that can decide only after another connection's earlier requests (`register` taking over
+/// a client): the request is given again once the loop took them.
+struct EarlierRequestsFirst: Error {
+    let connection: ConnectionID
+}
+
 extension Daemon {
-    func handle(_ line: ArraySlice<UInt8>, on connection: Connection) {
+    func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, at now: Timestamp) {
+        guard let session = sessions[connection] else { return }
         guard let parsed = RequestLine(line) else {
             reply(connection, id: .null, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
             return
@@ -42,13 +56,13 @@ extension Daemon {
             reply(connection, id: parsed.id, .failure(.badRequest("\"op\" must be a string")))
             return
         }
-        var request = Request(id: parsed.id, op: op, fields: parsed.fields, connection: connection)
+        var request = Request(id: parsed.id, op: op, fields: parsed.fields, connection: connection, session: session, after: earlier, now: now)
         if op == Operation.monitor.rawValue { request.featureTexts = parsed.featureTexts(line) }
         guard let operation = Operation(rawValue: op) else {
             reply(connection, id: parsed.id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
             return
         }
-        if operation != .hello && !connection.saidHello {
+        if operation != .hello && !session.saidHello {
             reply(connection, id: parsed.id, .failure(ProtocolError("helloRequired", "send hello first")))
             return
         }
@@ -57,10 +71,18 @@ extension Daemon {
             return
         }
         applyDeferredAcks()
-        let result = Self.result { try perform(operation, request) }
+        let result: Result<[String: JSONValue], ProtocolError>
+        do {
+            result = .success(try perform(operation, request))
+        } catch let wait as EarlierRequestsFirst {
+            emit(.takeEarlierRequests(of: wait.connection, thenAgain: connection, request: Array(line)))
+            return
+        } catch {
+            result = Self.result { throw error }
+        }
         reply(connection, id: parsed.id, result)
-        if operation == .register, connection.client != nil { connection.outboxMayHaveMore = true }
-        if case .success = result, operation.subscribes, let client = connection.client { subscribed(client, on: connection) }
+        if operation == .register, sessions[connection]?.client != nil { emit(.readOutbox(connection, fromStart: true)) }
+        if case .success = result, operation.subscribes, let client = sessions[connection]?.client { subscribed(client, on: connection) }
     }
 
     /// An operation's outcome as its reply: a protocol error as itself, anything else as `internal`.

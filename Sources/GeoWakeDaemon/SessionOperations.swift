@@ -6,13 +6,13 @@ extension Daemon {
     static let maximumClientsPerUID = 1000
 
     func hello(_ request: Request) throws -> [String: JSONValue] {
-        guard !request.connection.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
+        guard !request.session.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
         let version = try request.typed(HelloRequest.init(fields:)).version
         guard version == Int64(Self.protocolVersion) else {
             throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
         }
-        request.connection.saidHello = true
-        return HelloReply(version: Int64(Self.protocolVersion), uid: Int64(request.connection.uid)).fields
+        sessions[request.connection]?.saidHello = true
+        return HelloReply(version: Int64(Self.protocolVersion), uid: Int64(request.session.peer.uid)).fields
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
@@ -20,9 +20,9 @@ extension Daemon {
         let client = try request.client()
         try forgetBeacons(of: client)
         try storeWrite { transaction in try transaction.deleteClient(client) }
-        regions.removeAll(of: client, at: clock.wall())
+        regions.removeAll(of: client, at: request.now)
         services.removeAll(of: client)
-        request.connection.client = nil
+        sessions[request.connection]?.client = nil
         activation.unregistered(client)
         return [:]
     }
@@ -31,32 +31,32 @@ extension Daemon {
         try storeWrite(synced: false) { transaction in try acknowledge(request, transaction) }
     }
 
-    func register(_ request: Request) throws(ProtocolError) -> [String: JSONValue] {
-        guard request.connection.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
+    func register(_ request: Request) throws -> [String: JSONValue] {
+        guard request.session.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
         let registration = try ProtocolError.reading { () throws(RequestError) in try RegisterRequest(fields: request.fields) }
         let clientID = registration.client
         let launchedFor = registration.launchReason
         // Stored as given, for the launcher and for `status`.
         let launchJSON = registration.launch.map { String(decoding: JSONValue.array($0.map(JSONValue.string)).line, as: UTF8.self) }
         let optionsJSON = registration.options.map { String(decoding: JSONValue.object($0).line, as: UTF8.self) }
-        let key = ClientKey(uid: request.connection.uid, clientID: clientID)
-        if let registered = connection(for: key) {
+        let key = ClientKey(uid: request.session.peer.uid, clientID: clientID)
+        if let registered = connection(of: key) {
             // What the registered connection sent before this request (its acks above all) is taken first: the
             // events it handled must not go to the process that replaces it.
-            takeWaitingRequests(of: registered)
+            guard request.after == registered else { throw EarlierRequestsFirst(connection: registered) }
             // A hand-started process takes over from the daemon's background instance (brought to the foreground):
             // that one is ended, and what it had not acknowledged goes to the new connection.
             guard activation.takeOver(key) else {
                 throw ProtocolError("clientBusy", "another connection is registered as \(clientID)")
             }
-            registered.client = nil
-            registered.closed = true
+            sessions[registered]?.client = nil
+            emit(.close(registered))
         } else if launchedFor == nil {
             // A launched instance that is not connected (stopped across a daemon restart before it reconnected, or
             // not yet connected) is ended too: the user's process is the client now, not a second one beside it.
             _ = activation.takeOver(key)
         }
-        try activation.registering(key, gid: request.connection.gid, launch: registration.launch, options: registration.options)
+        try activation.registering(key, gid: request.session.peer.gid, launch: registration.launch, options: registration.options)
         let result: [String: JSONValue] = try storeWrite { transaction in
             let existing = try transaction.client(key)
             if let existing {
@@ -71,9 +71,8 @@ extension Daemon {
             return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try transaction.outboxCount(of: key)),
                     "lastSeq": .integer(existing?.lastSeq ?? 0), "epoch": .integer(store.epoch)]
         }
-        request.connection.client = key
-        request.connection.deliveredThrough = 0
-        activation.connectionOpened(key, pid: request.connection.pid, launchedFor: launchedFor)
+        sessions[request.connection]?.client = key
+        activation.connectionOpened(key, pid: request.session.peer.pid, launchedFor: launchedFor)
         return result
     }
 }

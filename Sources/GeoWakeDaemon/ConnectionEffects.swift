@@ -1,0 +1,86 @@
+import Foundation
+import GeoWakeCore
+
+/// The loop's side of the decisions: their effects carried out on the sockets, in the order they were emitted, and
+/// the outbox read for connections that are behind.
+extension Daemon {
+    /// Hands the decisions one connection input, taken now, and carries out what they emitted.
+    func feed(_ input: SessionInput) {
+        carryOut(take(input, at: clock.wall()))
+    }
+
+    /// Carries out what the decisions emitted since the last call.
+    func carryOut() {
+        while !effects.isEmpty {
+            let batch = effects
+            effects = []
+            carryOut(batch)
+        }
+    }
+
+    /// Each connection a batch wrote to is flushed once, after the batch (a fix's events for a client go in one write).
+    func carryOut(_ batch: [DaemonEffect]) {
+        var written: Set<ConnectionID> = []
+        for effect in batch { carryOut(effect, written: &written) }
+        for id in written.sorted() { connections[id]?.flush() }
+    }
+
+    private func carryOut(_ effect: DaemonEffect, written: inout Set<ConnectionID>) {
+        switch effect {
+        case .send(let id, let line, let afterSync):
+            guard let connection = connections[id] else { return }
+            if afterSync { connection.holdUntilSync() }
+            connection.queue(line)
+            written.insert(id)
+        case .sendIfRoom(let id, let line):
+            guard let connection = connections[id], !connection.closed, connection.hasRoom else { return }
+            connection.queue(line)
+            written.insert(id)
+        case .event(let id, let event, let afterSync):
+            guard let connection = connections[id] else { return }
+            if !connection.outboxMayHaveMore, !connection.closed, connection.deliveredThrough == event.seq - 1, connection.hasRoom {
+                if afterSync { connection.holdUntilSync() }
+                connection.append(event)
+                written.insert(id)
+            } else {
+                connection.outboxMayHaveMore = true
+            }
+        case .readOutbox(let id, let fromStart):
+            guard let connection = connections[id] else { return }
+            if fromStart { connection.deliveredThrough = 0 }
+            connection.outboxMayHaveMore = true
+        case .closeAfterSending(let id):
+            connections[id]?.closeAfterFlush = true
+        case .close(let id):
+            connections[id]?.closed = true
+        case .takeEarlierRequests(let earlier, let again, let request):
+            for id in written.sorted() { connections[id]?.flush() }
+            written = []
+            if let connection = connections[earlier] { takeWaitingRequests(of: connection) }
+            feed(.request(again, request[...], after: earlier))
+        }
+    }
+
+    /// Closes the socket; the decisions then hear that the connection is gone.
+    func close(_ connection: Connection) {
+        Glibc.close(connection.fd)
+        connections[connection.id] = nil
+        feed(.closed(connection.id))
+    }
+
+    /// Sends outbox events after the last delivered one while the connection's buffer has room.
+    func deliver(_ connection: Connection) {
+        guard let client = sessions[connection.id]?.client, connection.outboxMayHaveMore, !connection.closed else { return }
+        // Under `--durability full` the outbox may hold commits not yet synced: they wait for the turn's sync.
+        if store.syncPending { connection.holdUntilSync() }
+        while connection.hasRoom {
+            guard let batch = try? store.pendingEvents(client, after: connection.deliveredThrough, limit: 256) else { return }
+            for event in batch { connection.append(event) }
+            if batch.count < 256 {
+                connection.outboxMayHaveMore = false
+                break
+            }
+        }
+        connection.flush()
+    }
+}

@@ -1,0 +1,36 @@
+import GeoWakeCore
+
+/// What the socket loop hands the daemon's decisions about connections, one at a time.
+enum SessionInput {
+    case opened(ConnectionID, Peer)
+    /// A whole request line; `after` names the connection whose earlier requests the loop took first, at this one's
+    /// asking (`DaemonEffect.takeEarlierRequests`).
+    case request(ConnectionID, ArraySlice<UInt8>, after: ConnectionID? = nil)
+    /// A line over the protocol's limit: refused, and the connection closed.
+    case lineTooLong(ConnectionID)
+    case closed(ConnectionID)
+}
+
+/// What the daemon's decisions ask of the socket loop. Requests, fixes, sightings and the launcher only emit these
+/// (`Daemon.emit`): none of them holds a socket, so what they decide can be read off as values (`Daemon.take`), and
+/// the loop (`carryOut`) is the one place that writes bytes, closes connections and reads the outbox for them.
+enum DaemonEffect: Equatable {
+    /// A whole line for the connection; with `afterSync`, it and everything queued after it wait for the turn's sync
+    /// (a reply saying a synced commit is done must not reach the client before the commit is on disk).
+    case send(ConnectionID, [UInt8], afterSync: Bool)
+    /// A line worth sending only now (beacon ranging): dropped when the connection's buffer is full.
+    case sendIfRoom(ConnectionID, [UInt8])
+    /// An event just stored for the connection's client: written at once when the connection has been sent every
+    /// earlier one and has room, else left for the outbox read.
+    case event(ConnectionID, QueuedEvent, afterSync: Bool)
+    /// The outbox may hold events for the connection's client that it was not sent: read them, from the client's
+    /// first pending event when `fromStart` (a connection that just registered).
+    case readOutbox(ConnectionID, fromStart: Bool)
+    /// The connection ends once what is queued for it is written (an error that closes it, its client disabled).
+    case closeAfterSending(ConnectionID)
+    /// The connection ends now (its client taken over by another connection).
+    case close(ConnectionID)
+    /// Decide `request` only after what `earlier` has sent so far: the loop takes those requests, then gives this
+    /// one again with `after: earlier` (a process taking over a client: the acks of the one it replaces come first).
+    case takeEarlierRequests(of: ConnectionID, thenAgain: ConnectionID, request: [UInt8])
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GeoWakeCore
+@testable import GeoWakeDaemon
+import GeoWakeProtocol
+import Logging
+import Testing
+import TestSupport
+
+/// The daemon's decisions about connections with no socket: inputs in (`Daemon.take`), effects out. Only the store
+/// is real (a SQLite file); nothing listens, and no clock is read.
+@Suite struct SessionDecisionTests {
+    let directory = TemporaryDirectory()
+    let first = ConnectionID(serial: 1), second = ConnectionID(serial: 2)
+    let peer = Peer(uid: 1000, gid: 1000, pid: 4242)
+    let now = Timestamp(secondsSince1970: 1_700_000_000)
+    let clockReads = ClockReads()
+
+    /// Counts the daemon's clock reads: the decisions take the time they are given and read none.
+    final class ClockReads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func read() { lock.withLock { count += 1 } }
+        var total: Int { lock.withLock { count } }
+    }
+
+    func daemon() throws -> Daemon {
+        let reads = clockReads
+        return try Daemon(paths: DaemonPaths(socket: directory.file("geowaked.sock"), state: directory.file("geowake.sqlite")), trace: nil,
+                          speed: 1, durability: .normal, logger: Logger(label: "test"),
+                          clock: DaemonClock(monotonic: { reads.read(); return 0 },
+                                             wall: { reads.read(); return Timestamp(secondsSince1970: 0) }))
+    }
+
+    func request(_ daemon: Daemon, _ connection: ConnectionID, _ line: String, after: ConnectionID? = nil) -> [DaemonEffect] {
+        daemon.take(.request(connection, Array(line.utf8)[...], after: after), at: now)
+    }
+
+    /// The reply lines among `effects` for `connection`, parsed.
+    func replies(_ effects: [DaemonEffect], to connection: ConnectionID) throws -> [[String: JSONValue]] {
+        try effects.compactMap { effect -> [String: JSONValue]? in
+            guard case .send(connection, let line, _) = effect else { return nil }
+            return try line.withUnsafeBytes { bytes in try JSONValue(parsing: bytes) }.object
+        }
+    }
+
+    func registered(_ daemon: Daemon, _ connection: ConnectionID, as client: String) throws -> [DaemonEffect] {
+        _ = daemon.take(.opened(connection, peer), at: now)
+        _ = request(daemon, connection, #"{"op":"hello","id":1,"protocol":1}"#)
+        return request(daemon, connection, #"{"op":"register","id":2,"client":"\#(client)"}"#)
+    }
+
+    @Test func anOpenedConnectionIsGreetedAndARequestBeforeHelloIsRefused() throws {
+        let daemon = try daemon()
+        let greeting = try replies(daemon.take(.opened(first, peer), at: now), to: first)
+        #expect(greeting.first?["type"]?.string == "hello" && greeting.first?["server"]?.string == "geowaked")
+        let refused = try replies(request(daemon, first, #"{"op":"list","id":7}"#), to: first)
+        #expect(refused.first?["error"]?.object?["code"]?.string == "helloRequired")
+        #expect(refused.first?["id"]?.int64 == 7)
+    }
+
+    @Test func aRegisteredConnectionReadsItsClientsOutboxFromTheStart() throws {
+        let daemon = try daemon()
+        let effects = try registered(daemon, first, as: "org.example.one")
+        #expect(try replies(effects, to: first).first?["ok"] == .bool(true))
+        #expect(effects.contains(.readOutbox(first, fromStart: true)))
+        #expect(daemon.sessions[first]?.client == ClientKey(uid: 1000, clientID: "org.example.one"))
+    }
+
+    @Test func registeringAsAConnectedClientWaitsForTheOtherConnectionsEarlierRequests() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        _ = daemon.take(.opened(second, peer), at: now)
+        _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
+        let line = #"{"op":"register","id":2,"client":"org.example.one"}"#
+        let asked = request(daemon, second, line)
+        #expect(asked == [.takeEarlierRequests(of: first, thenAgain: second, request: Array(line.utf8))])
+        // Given again after them: this daemon launches nothing, so the first connection is no background instance
+        // to take over from, and the client stays the first connection's.
+        let busy = try replies(request(daemon, second, line, after: first), to: second)
+        #expect(busy.first?["error"]?.object?["code"]?.string == "clientBusy")
+        #expect(daemon.sessions[first]?.client != nil && daemon.sessions[second]?.client == nil)
+        #expect(clockReads.total == 0)
+    }
+
+    @Test func aLineTooLongIsRefusedAndTheConnectionClosesAfterTheReply() throws {
+        let daemon = try daemon()
+        _ = daemon.take(.opened(first, peer), at: now)
+        let effects = daemon.take(.lineTooLong(first), at: now)
+        #expect(try replies(effects, to: first).first?["error"]?.object?["code"]?.string == "messageTooLarge")
+        #expect(effects.last == .closeAfterSending(first))
+    }
+
+    @Test func disablingAClientClosesItsConnectionOnceItsQueuedLinesAreSent() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        _ = daemon.take(.opened(second, peer), at: now)
+        _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
+        let effects = request(daemon, second, #"{"op":"disable","id":3,"client":"org.example.one"}"#)
+        #expect(effects.contains(.closeAfterSending(first)))
+        #expect(try replies(effects, to: second).first?["ok"] == .bool(true))
+    }
+
+    @Test func aClosedConnectionsClientIsNoLongerConnected() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        _ = daemon.take(.opened(second, peer), at: now)
+        _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
+        func connected() throws -> Bool? {
+            try replies(request(daemon, second, #"{"op":"clients","id":4}"#), to: second).first?["result"]?.object?["clients"]?
+                .array?.first?.object?["connected"]?.bool
+        }
+        #expect(try connected() == true)
+        #expect(daemon.take(.closed(first), at: now).isEmpty)
+        #expect(try connected() == false)
+        #expect(daemon.sessions[first] == nil)
+        #expect(clockReads.total == 0)
+    }
+}
