@@ -152,6 +152,39 @@ public final class LocationManager: Sendable {
         return state
     }
 
+    /// One of this client's monitored regions, as `monitoredRegions()` lists it.
+    public struct MonitoredRegion: Hashable, Sendable {
+        public var id: String
+        public var state: RegionState
+        /// When the region entered its state; nil while it is `unknown`.
+        public var since: Timestamp?
+        /// A beacon region's identity, its UUID in upper case as in events (nil for a geographic region).
+        public var beacon: BeaconIdentity?
+    }
+
+    /// Every region this client monitors, geographic and beacon, in byte order of their ids, with its state (Core
+    /// Location's `monitoredRegions`). Read page by page from the daemon, so any number of regions comes whole.
+    public func monitoredRegions() async throws -> [MonitoredRegion] {
+        var regions: [MonitoredRegion] = []
+        var page = RegionPageRequest()
+        while true {
+            let result = try await request("list", page.fields)
+            guard let reply = result.object.flatMap(RegionListReply.init(fields:)) else {
+                throw GeoWakeError.malformedReply("list without subscriptions and regions")
+            }
+            for region in reply.regions {
+                guard let state = RegionState(rawValue: region.state.rawValue) else {
+                    throw GeoWakeError.malformedReply("list with region state \"\(region.state.rawValue)\"")
+                }
+                let beacon = region.beacon.map { BeaconIdentity(uuid: $0.uuid.uppercased(), major: $0.major, minor: $0.minor) }
+                regions.append(MonitoredRegion(id: region.region, state: state, since: region.since.flatMap(Timestamp.init(iso8601:)),
+                                               beacon: beacon))
+            }
+            guard reply.more, let last = reply.regions.last else { return regions }
+            page.after = last.region
+        }
+    }
+
     /// Starts standard location updates: `.location` events for fixes at least `distanceFilter` metres from the last
     /// one delivered, and, when `desiredAccuracy` is given, no worse than that many metres. Calling it again replaces the
     /// options. With `LaunchOptions(locationInBackground: true)` a launched process is not suspended while they run.

@@ -75,44 +75,40 @@ extension Daemon {
         return StopMonitoringReply(removed: ids).fields
     }
 
-    func describe(_ monitored: BeaconSubscriptions.Monitored) -> [String: JSONValue] {
+    func describe(_ monitored: BeaconSubscriptions.Monitored) -> RegionStateReply {
         let region = monitored.region
         return RegionStateReply(region: region.id, state: monitored.lastSighting == nil ? .outside : .inside, since: monitored.since.map(Self.iso8601),
                                 beacon: BeaconIdentity(uuid: region.uuid.description, major: region.major, minor: region.minor),
-                                beaconFormat: region.format?.rawValue).fields
+                                beaconFormat: region.format?.rawValue)
     }
 
     /// `list` / `subscriptions` with beacon regions among the regions (by id, byte order) and one `ranging`
     /// subscription per constraint.
     func addingBeacons(to listed: Subscriptions, of client: ClientKey, _ request: Request) throws(ProtocolError) -> [String: JSONValue] {
         var subscriptions = listed.subscriptions
-        if beacons.subscriptions.count(of: client) > 0, !subscriptions.contains(where: { $0["kind"] == "regions" }) {
-            subscriptions.append(["kind": "regions", "options": [:]])
+        if beacons.subscriptions.count(of: client) > 0, !subscriptions.contains(where: { $0.kind == "regions" }) {
+            subscriptions.append(RegionListReply.Subscription(kind: "regions"))
         }
         for constraint in (beacons.subscriptions.ranging[client] ?? [:]).keys.sorted() {
             var options: [String: JSONValue] = ["uuid": .string(constraint.uuid.description)]
             if let major = constraint.major { options["major"] = .integer(major) }
             if let minor = constraint.minor { options["minor"] = .integer(minor) }
-            subscriptions.append(["kind": "ranging", "options": .object(options)])
+            subscriptions.append(RegionListReply.Subscription(kind: "ranging", options: options))
         }
         let beaconRegions = (beacons.subscriptions.regions[client] ?? [:]).values.map(describe)
-        let sorted = (listed.regions + beaconRegions).sorted {
-            ($0["region"]?.string ?? "").utf8.lexicographicallyPrecedes(($1["region"]?.string ?? "").utf8)
-        }
+        let sorted = (listed.regions + beaconRegions).sorted { $0.region.utf8.lexicographicallyPrecedes($1.region.utf8) }
         let (page, more) = try Self.page(sorted, request)
-        var result: [String: JSONValue] = ["subscriptions": .array(subscriptions), "regions": .array(page.map(JSONValue.object))]
-        if more { result["more"] = true }
-        return result
+        return RegionListReply(subscriptions: subscriptions, regions: Array(page), more: more).fields
     }
 
     /// One page of a region list (`RegionPageRequest`): at most 1,000 regions, so that a reply stays far below the
     /// line limit whatever the ids.
-    private static func page(_ sorted: [[String: JSONValue]], _ request: Request) throws(ProtocolError) -> (ArraySlice<[String: JSONValue]>, more: Bool) {
+    private static func page(_ sorted: [RegionStateReply], _ request: Request) throws(ProtocolError) -> (ArraySlice<RegionStateReply>, more: Bool) {
         let page = try request.typed(RegionPageRequest.init(fields:))
         let limit = page.limit ?? RegionPageRequest.maximumLimit
         var start = sorted.startIndex
         if let after = page.after.map({ Array($0.utf8) }) {
-            start = sorted.firstIndex { after.lexicographicallyPrecedes(($0["region"]?.string ?? "").utf8) } ?? sorted.endIndex
+            start = sorted.firstIndex { after.lexicographicallyPrecedes($0.region.utf8) } ?? sorted.endIndex
         }
         let end = min(sorted.endIndex, start + limit)
         return (sorted[start..<end], end < sorted.endIndex)

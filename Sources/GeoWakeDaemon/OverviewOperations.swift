@@ -3,9 +3,9 @@ import GeoWakeProtocol
 
 /// A `list` or `subscriptions` result before beacon regions join it and its page is cut.
 struct Subscriptions {
-    var subscriptions: [JSONValue]
+    var subscriptions: [RegionListReply.Subscription]
     /// Each as `regionState` describes it.
-    var regions: [[String: JSONValue]]
+    var regions: [RegionStateReply]
 }
 
 /// list, status, clients, subscriptions, disable, enable: each sees only the caller uid's clients.
@@ -61,10 +61,12 @@ extension Daemon {
     }
 
     func subscriptions(of client: ClientKey) -> Subscriptions {
-        var subscriptions: [JSONValue] = services.kinds(of: client).sorted { $0.key < $1.key }.map { kind, options in
-            ["kind": .string(kind), "options": (try? JSONValue(parsing: options)) ?? [:]]
+        var subscriptions = services.kinds(of: client).sorted { $0.key < $1.key }.map { kind, options in
+            RegionListReply.Subscription(kind: kind, options: (try? JSONValue(parsing: options))?.object ?? [:])
         }
-        if regions.count(of: client) > 0 { subscriptions.append(["kind": "regions", "options": regions.rules(of: client).options]) }
+        if regions.count(of: client) > 0 {
+            subscriptions.append(RegionListReply.Subscription(kind: "regions", options: regions.rules(of: client).options.object ?? [:]))
+        }
         let list = regions.regionIDs(of: client).compactMap { id in regions.entry(client, id).map(describe) }
         return Subscriptions(subscriptions: subscriptions, regions: list)
     }

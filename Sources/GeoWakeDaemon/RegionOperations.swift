@@ -38,16 +38,16 @@ extension Daemon {
     func regionState(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let id = try request.typed(RegionStateRequest.init(fields:)).region
-        if let monitored = beacons.subscriptions.region(client, id) { return describe(monitored) }
+        if let monitored = beacons.subscriptions.region(client, id) { return describe(monitored).fields }
         guard let entry = regions.entry(client, id) else {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
-        return describe(entry)
+        return describe(entry).fields
     }
 
-    func describe(_ entry: SharedRegions.Entry) -> [String: JSONValue] {
+    func describe(_ entry: SharedRegions.Entry) -> RegionStateReply {
         let since = entry.state == .unknown ? nil : entry.since.map(Self.iso8601)
-        return RegionStateReply(region: entry.regionID, state: RegionStateReply.State(rawValue: entry.state.rawValue)!, since: since).fields
+        return RegionStateReply(region: entry.regionID, state: RegionStateReply.State(rawValue: entry.state.rawValue)!, since: since)
     }
 
     static func iso8601(_ time: Timestamp) -> String {

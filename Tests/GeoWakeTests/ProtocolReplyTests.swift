@@ -14,6 +14,10 @@ import Testing
         #expect(BackgroundTaskReply(fields: task.fields) == task)
         let fetch = BackgroundFetchReply(minimumInterval: 900, interval: 1800, running: false, fetches: 4, nextIn: 12.5, lastResult: .noData)
         #expect(BackgroundFetchReply(fields: fetch.fields) == fetch)
+        let list = RegionListReply(subscriptions: [.init(kind: "standard", options: ["distance": 10]), .init(kind: "regions")],
+                                   regions: [RegionStateReply(region: "a", state: .inside, since: "2026-11-26T17:00:00.000Z"),
+                                             RegionStateReply(region: "b", state: .unknown)], more: true)
+        #expect(RegionListReply(fields: list.fields) == list)
         let beacon = RegionStateReply(region: "door", state: .inside, since: "2026-11-26T10:00:00.000Z",
                                       beacon: BeaconIdentity(uuid: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", major: 1, minor: nil),
                                       beaconFormat: "ibeacon")
@@ -28,6 +32,8 @@ import Testing
         #expect(BackgroundFetchReply(minimumInterval: 60, interval: 60, running: true, fetches: 1, nextIn: nil, lastResult: nil).fields
             == ["minimumInterval": 60, "interval": 60, "running": true, "fetches": 1])
         #expect(RegionStateReply(region: "r", state: .unknown).fields == ["region": "r", "state": "unknown"])
+        #expect(RegionListReply(subscriptions: [.init(kind: "regions")], regions: []).fields
+            == ["subscriptions": [["kind": "regions", "options": [:]]], "regions": []])
         #expect(RegionStateReply(region: "b", state: .outside, beacon: BeaconIdentity(uuid: "U", major: nil, minor: 7)).fields
             == ["region": "b", "state": "outside", "beacon": ["uuid": "U", "minor": 7]])
     }
@@ -38,5 +44,7 @@ import Testing
         #expect(BackgroundFetchReply(fields: ["interval": 60]) == nil)
         #expect(RegionStateReply(fields: ["region": "r", "state": "sideways"]) == nil)
         #expect(StopMonitoringReply(fields: ["removed": ["a", 1]]) == nil)
+        #expect(RegionListReply(fields: ["subscriptions": [], "regions": [["region": "r"]]]) == nil)
+        #expect(RegionListReply(fields: ["regions": []]) == nil)
     }
 }
