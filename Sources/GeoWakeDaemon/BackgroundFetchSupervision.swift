@@ -14,7 +14,7 @@ extension ProcessSupervisor {
         let now = self.now
         let schedule = lifecycle.setBackgroundFetch(Self.name(client), minimumInterval: minimumInterval, at: now)
         persist()
-        return schedule.map { Self.fetchStatus($0, at: now) } ?? [:]
+        return schedule.map { Self.fetchReply($0, at: now).fields } ?? [:]
     }
 
     public func completeBackgroundFetch(_ client: ClientKey, _ result: BackgroundFetchResult) throws(ProtocolError) -> [String: JSONValue] {
@@ -25,7 +25,7 @@ extension ProcessSupervisor {
         perform(actions)
         persist()
         log.info("background fetch ended", metadata: ["client": "\(client.clientID)", "result": "\(result.rawValue)"])
-        return lifecycle.apps[name]?.fetch.map { Self.fetchStatus($0, at: now) } ?? [:]
+        return lifecycle.apps[name]?.fetch.map { Self.fetchReply($0, at: now).fields } ?? [:]
     }
 
     /// `{"type":"fetch","budgetLeft":S}` on each registered connection of a client whose fetch runs, once per
@@ -45,9 +45,9 @@ extension ProcessSupervisor {
     }
 
     /// The schedule as `status` and the fetch replies show it.
-    static func fetchStatus(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> [String: JSONValue] {
+    static func fetchReply(_ fetch: BackgroundFetchSchedule, at now: Timestamp) -> BackgroundFetchReply {
         BackgroundFetchReply(minimumInterval: fetch.minimumInterval, interval: fetch.interval, running: fetch.isRunning,
                              fetches: Int64(fetch.started), nextIn: fetch.isRunning ? nil : max(0, fetch.due - now),
-                             lastResult: fetch.lastResult).fields
+                             lastResult: fetch.lastResult)
     }
 }

@@ -122,30 +122,12 @@ extension Daemon {
         }
     }
 
-    /// `clients` entries counting beacon regions among the regions, with `ranging` among the subscriptions.
-    func addingBeacons(to clients: [[String: JSONValue]], uid: UInt32) -> [JSONValue] {
-        clients.map { entry in
-            guard let id = entry["client"]?.string else { return .object(entry) }
-            let client = ClientKey(uid: uid, clientID: id)
-            var entry = entry
-            let count = beacons.subscriptions.count(of: client)
-            entry["regions"] = .integer((entry["regions"]?.int ?? 0) + count)
-            var kinds = Set(entry["subscriptions"]?.array?.compactMap(\.string) ?? [])
-            if count > 0 { kinds.insert("regions") }
-            if beacons.subscriptions.ranging[client] != nil { kinds.insert("ranging") }
-            entry["subscriptions"] = .array(kinds.sorted().map(JSONValue.string))
-            return .object(entry)
+    func beaconSourceStatus(_ source: BeaconSource) -> StatusReply.BeaconSource {
+        let message = beacons.state != "running" && beacons.state != "idle" ? beacons.message : nil
+        let sighting = beacons.lastSighting.map { sighting in
+            StatusReply.Sighting(time: Self.iso8601(sighting.time), uuid: sighting.beacon.uuid.description, major: Int64(sighting.beacon.major),
+                                 minor: Int64(sighting.beacon.minor), rssi: Int64(sighting.rssi))
         }
-    }
-
-    func beaconSourceStatus(_ source: BeaconSource) -> [String: JSONValue] {
-        var status: [String: JSONValue] = ["description": .string(source.description), "state": .string(beacons.state)]
-        if let message = beacons.message, beacons.state != "running", beacons.state != "idle" { status["message"] = .string(message) }
-        if let sighting = beacons.lastSighting {
-            status["lastSighting"] = ["time": .string(Self.iso8601(sighting.time)), "uuid": .string(sighting.beacon.uuid.description),
-                                      "major": .integer(sighting.beacon.major), "minor": .integer(sighting.beacon.minor),
-                                      "rssi": .integer(sighting.rssi)]
-        }
-        return status
+        return StatusReply.BeaconSource(description: source.description, state: beacons.state, message: message, lastSighting: sighting)
     }
 }

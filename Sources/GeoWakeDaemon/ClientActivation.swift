@@ -27,8 +27,8 @@ public protocol ClientActivation: AnyObject {
     func turn()
     /// A descriptor the loop polls for readability (woken when a child ends), or -1.
     var wakeDescriptor: Int32 { get }
-    /// Extra fields for `status` / `clients`.
-    func status(of client: ClientKey) -> [String: JSONValue]
+    /// The client's app in `status` / `clients`; nil when the launcher does not know it.
+    func status(of client: ClientKey) -> AppStatus?
     func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue]
     func endBackgroundTask(_ client: ClientKey, _ task: Int) throws(ProtocolError) -> [String: JSONValue]
     /// Background fetch: the minimum interval (nil stops it) and a fetch's result (`BackgroundFetchOperations.swift`).
@@ -47,7 +47,7 @@ extension ClientActivation {
     public func secondsUntilDeadline() -> Double? { nil }
     public func turn() {}
     public var wakeDescriptor: Int32 { -1 }
-    public func status(of client: ClientKey) -> [String: JSONValue] { [:] }
+    public func status(of client: ClientKey) -> AppStatus? { nil }
     public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue] {
         throw ProtocolError("unsupported", "this daemon does not manage background tasks")
     }

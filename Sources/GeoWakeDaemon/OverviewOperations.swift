@@ -21,22 +21,16 @@ extension Daemon {
     }
 
     func clients(_ request: Request) throws -> [String: JSONValue] {
-        ["clients": .array(addingBeacons(to: try clients(of: request.session.peer.uid), uid: request.session.peer.uid))]
+        ClientsReply(clients: try clients(of: request.session.peer.uid)).fields
     }
 
     func status(_ request: Request) throws -> [String: JSONValue] {
-        var source: [String: JSONValue] = ["description": .string(self.source?.description ?? "none"),
-                                           "state": .string(sourceStateDescription)]
-        if let fix = lastFix {
-            var last: [String: JSONValue] = ["lat": .number(fix.coordinate.latitude), "lon": .number(fix.coordinate.longitude)]
-            if let time = fix.time { last["time"] = .string(Self.iso8601(time)) }
-            if let accuracy = fix.horizontalAccuracy { last["hAcc"] = .number(accuracy) }
-            source["lastFix"] = .object(last)
+        let lastFix = lastFix.map { fix in
+            StatusReply.LastFix(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, time: fix.time.map(Self.iso8601),
+                                horizontalAccuracy: fix.horizontalAccuracy)
         }
-        var result: [String: JSONValue] = ["source": .object(source),
-                                           "clients": .array(addingBeacons(to: try clients(of: request.session.peer.uid), uid: request.session.peer.uid))]
-        if let beaconSource = beacons.source { result["beaconSource"] = .object(beaconSourceStatus(beaconSource)) }
-        return result
+        return StatusReply(source: StatusReply.Source(description: source?.description ?? "none", state: sourceStateDescription, lastFix: lastFix),
+                           beaconSource: beacons.source.map(beaconSourceStatus), clients: try clients(of: request.session.peer.uid)).fields
     }
 
     func disable(_ request: Request) throws -> [String: JSONValue] {
@@ -71,7 +65,8 @@ extension Daemon {
         return Subscriptions(subscriptions: subscriptions, regions: list)
     }
 
-    func clients(of uid: UInt32) throws(ProtocolError) -> [[String: JSONValue]] {
+    /// The uid's clients, beacon regions counted among their regions and `ranging` among their subscriptions.
+    func clients(of uid: UInt32) throws(ProtocolError) -> [ClientStatus] {
         let summaries: [ClientSummary]
         do {
             summaries = try store.clientSummaries(of: uid)
@@ -80,14 +75,13 @@ extension Daemon {
         }
         return summaries.map { summary in
             let key = ClientKey(uid: uid, clientID: summary.clientID)
-            var kinds = Array(services.kinds(of: key).keys)
-            if regions.count(of: key) > 0 { kinds.append("regions") }
-            let entry: [String: JSONValue] = [
-                "client": .string(key.clientID), "connected": .bool(connection(of: key) != nil), "disabled": .bool(summary.disabled),
-                "pending": .integer(summary.pending), "lastSeq": .integer(summary.lastSeq),
-                "regions": .integer(regions.count(of: key)), "subscriptions": .array(kinds.sorted().map(JSONValue.string)),
-            ]
-            return entry.merging(activation.status(of: key)) { a, _ in a }
+            var kinds = Set(services.kinds(of: key).keys)
+            let beaconRegions = beacons.subscriptions.count(of: key)
+            if regions.count(of: key) + beaconRegions > 0 { kinds.insert("regions") }
+            if beacons.subscriptions.ranging[key] != nil { kinds.insert("ranging") }
+            return ClientStatus(client: key.clientID, connected: connection(of: key) != nil, disabled: summary.disabled,
+                                pending: Int64(summary.pending), lastSeq: summary.lastSeq, regions: Int64(regions.count(of: key) + beaconRegions),
+                                subscriptions: kinds.sorted(), app: activation.status(of: key))
         }
     }
 }

@@ -331,23 +331,17 @@ public final class ProcessSupervisor: ClientActivation {
     }
 
     /// For `status`: app state, budget, last launch reason and exit, background location, crash-loop backoff.
-    public func status(of client: ClientKey) -> [String: JSONValue] {
+    public func status(of client: ClientKey) -> AppStatus? {
         let name = Self.name(client)
-        guard let app = lifecycle.apps[name] else { return [:] }
+        guard let app = lifecycle.apps[name] else { return nil }
         let now = clock()
-        let modes: [JSONValue] = (app.options.locationInBackground ? ["location"] : [])
-            + (app.options.bluetoothInBackground ? ["bluetooth-central"] : [])
-        var fields: [String: JSONValue] = ["app": .string(app.state.rawValue), "relaunchAfterForceQuit": .bool(app.options.relaunchAfterForceQuit),
-                                           "backgroundModes": .array(modes), "exitsOnSuspend": .bool(app.options.exitsOnSuspend),
-                                           "backgroundLocation": .bool(app.usesLocationInBackground), "crashes": .integer(app.crashes),
-                                           "backgroundTasks": .integer(app.openTasks.count)]
-        if let process = processes[client] { fields["pid"] = .integer(process.pid) }
-        if let left = lifecycle.budgetLeft(name, at: now) { fields["budgetLeft"] = .number(left) }
-        if let reason = app.lastLaunchReason { fields["lastLaunchReason"] = .string(reason.rawValue) }
-        if let exit = app.lastExit { fields["lastExit"] = .string(exit.description) }
-        if app.state == .crashLoop, let at = app.relaunchAt { fields["backoff"] = .number(max(0, at - now)) }
-        if let fetch = app.fetch { fields["backgroundFetch"] = .object(Self.fetchStatus(fetch, at: now)) }
-        return fields
+        let modes = (app.options.locationInBackground ? ["location"] : []) + (app.options.bluetoothInBackground ? ["bluetooth-central"] : [])
+        return AppStatus(state: app.state.rawValue, pid: processes[client].map { Int64($0.pid) }, budgetLeft: lifecycle.budgetLeft(name, at: now),
+                         backgroundTasks: Int64(app.openTasks.count), lastLaunchReason: app.lastLaunchReason, lastExit: app.lastExit?.description,
+                         backgroundModes: modes, backgroundLocation: app.usesLocationInBackground, exitsOnSuspend: app.options.exitsOnSuspend,
+                         relaunchAfterForceQuit: app.options.relaunchAfterForceQuit, crashes: Int64(app.crashes),
+                         backoff: app.state == .crashLoop ? app.relaunchAt.map { max(0, $0 - now) } : nil,
+                         backgroundFetch: app.fetch.map { Self.fetchReply($0, at: now) })
     }
 
     public func beginBackgroundTask(_ client: ClientKey) throws(ProtocolError) -> [String: JSONValue] {

@@ -34,6 +34,21 @@ import Testing
         #expect(RegionStateReply(region: "r", state: .unknown).fields == ["region": "r", "state": "unknown"])
         #expect(RegionListReply(subscriptions: [.init(kind: "regions")], regions: []).fields
             == ["subscriptions": [["kind": "regions", "options": [:]]], "regions": []])
+        // docs/protocol.md's `status` example, and a client's app fields beside its own.
+        let tracker = ClientStatus(client: "org.example.tracker", connected: true, disabled: false, pending: 0, lastSeq: 17, regions: 2,
+                                   subscriptions: ["regions", "standard"])
+        let status = StatusReply(source: .init(description: "trace:/path/to/trace.nmea", state: "running",
+                                               lastFix: .init(latitude: 48.1, longitude: 11.5, time: "…", horizontalAccuracy: 5)),
+                                 clients: [tracker])
+        #expect(status.fields == ["source": ["description": "trace:/path/to/trace.nmea", "state": "running",
+                                             "lastFix": ["time": "…", "lat": 48.1, "lon": 11.5, "hAcc": 5]],
+                                  "clients": [["client": "org.example.tracker", "connected": true, "disabled": false, "pending": 0,
+                                               "lastSeq": 17, "regions": 2, "subscriptions": ["regions", "standard"]]]])
+        var launched = tracker
+        launched.app = AppStatus(state: "background", pid: 4242, budgetLeft: 9.5, lastLaunchReason: .region, crashes: 1)
+        #expect(launched.fields["app"] == "background" && launched.fields["pid"] == 4242 && launched.fields["budgetLeft"] == 9.5)
+        #expect(launched.fields["lastLaunchReason"] == "region" && launched.fields["client"] == "org.example.tracker")
+        #expect(launched.fields["backoff"] == nil && launched.fields["backgroundFetch"] == nil)
         #expect(RegionStateReply(region: "b", state: .outside, beacon: BeaconIdentity(uuid: "U", major: nil, minor: 7)).fields
             == ["region": "b", "state": "outside", "beacon": ["uuid": "U", "minor": 7]])
     }
