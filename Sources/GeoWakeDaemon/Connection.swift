@@ -89,11 +89,6 @@ final class Connection {
         pendingWrite.append(contentsOf: bytes)
     }
 
-    func send(_ line: [UInt8]) {
-        queue(line)
-        flush()
-    }
-
     /// What is queued from now on waits for `releaseHeld()`, which the loop calls once the store synced.
     func holdUntilSync() {
         if heldFrom == nil { heldFrom = pendingWrite.count }
