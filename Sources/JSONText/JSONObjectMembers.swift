@@ -2,8 +2,9 @@
 package enum JSONMemberValue {
     case string(UnsafeBufferPointer<UInt8>)
     case number(Double)
-    /// true, false, null, or an object or array (checked and skipped).
-    case other
+    /// true, false, null, or an object or array: checked, and handed over as its text (`elements(of:)` reads an
+    /// array's, `members(of:)` an object's).
+    case other(UnsafeBufferPointer<UInt8>)
 }
 
 extension JSONScanner {
@@ -39,8 +40,9 @@ extension JSONScanner {
             case UInt8(ascii: "N"), UInt8(ascii: "I"):
                 return false
             default:
+                let start = position
                 try skipValue()
-                value = .other
+                value = .other(UnsafeBufferPointer(start: base + start, count: position - start))
             }
             if let copiedKey {
                 copiedKey.withUnsafeBufferPointer { member($0, value) }
@@ -49,6 +51,25 @@ extension JSONScanner {
             }
         } while try nextElement(closing: UInt8(ascii: "}"))
         return atEnd()
+    }
+
+    /// Calls `element` with the text of each element of the one JSON array that is the whole of `text`; false when
+    /// `text` is not that.
+    package static func elements(of text: UnsafeBufferPointer<UInt8>, _ element: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var scanner = JSONScanner(UnsafeRawBufferPointer(text))
+        do throws(JSONSyntaxError) {
+            try scanner.expect(UInt8(ascii: "["))
+            if scanner.consume(UInt8(ascii: "]")) { return scanner.atEnd() }
+            repeat {
+                _ = scanner.peek()
+                let start = scanner.position
+                try scanner.skipValue()
+                element(UnsafeBufferPointer(start: scanner.base + start, count: scanner.position - start))
+            } while try scanner.nextElement(closing: UInt8(ascii: "]"))
+            return scanner.atEnd()
+        } catch {
+            return false
+        }
     }
 
     private func isInText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -62,3 +62,23 @@ import Traces
         #expect(Self.live([line]) == Self.file([line]))
     }
 }
+
+extension LiveAndFileFixParityTests {
+    /// Each case: SKY reports between TPVs, and the count the TPVs after them carry (libgps counts the list's
+    /// satellites marked used, ignores `uSat` alone, and a SKY without a list leaves none).
+    @Test("A SKY's count of satellites used reaches the TPVs after it, live and from the file", arguments: [
+        ([#"{"class":"SKY","hdop":0.9,"nSat":9,"uSat":7}"#], nil),
+        ([#"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}]}"#], 2),
+        ([#"{"class":"SKY","nSat":3,"uSat":2,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}]}"#], 2),
+        ([#"{"class":"SKY","uSat":7}"#, #"{"class":"SKY","uSat":0}"#], nil),
+        ([#"{"class":"SKY","satellites":[{"PRN":1,"used":true},{"PRN":3,"used":true}]}"#, #"{"class":"SKY","hdop":1.1}"#], nil),
+        ([#"{"class":"SKY","satellites":[{"PRN":1,"used":true}]}"#, #"{"class":"SKY","satellites":[{"PRN":1,"used":false}]}"#], nil),
+        ([#"{"class":"SKY","satellites":[]}"#], nil),
+    ] as [([String], Int?)])
+    func skyCountsReachTheNextFixes(sky: [String], used: Int?) {
+        let tpv = #"{"class":"TPV","mode":3,"time":"2024-06-03T23:50:00.000Z","lat":52.5,"lon":13.4}"#
+        let lines = [tpv] + sky + [tpv, tpv]
+        #expect(Self.live(lines) == Self.file(lines))
+        #expect(Self.file(lines).map(\.satellites) == [nil, used, used])
+    }
+}
