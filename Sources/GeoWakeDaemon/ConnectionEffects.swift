@@ -58,6 +58,21 @@ extension Daemon {
             written = []
             if let connection = connections[earlier] { takeWaitingRequests(of: connection) }
             feed(.request(again, request[...], after: earlier))
+        case .tell(let news):
+            for id in written.sorted() { connections[id]?.flush() }
+            written = []
+            tell(news)
+        }
+    }
+
+    private func tell(_ news: LauncherNews) {
+        switch news {
+        case .connectionOpened(let client, let pid, let launchedFor): activation.connectionOpened(client, pid: pid, launchedFor: launchedFor)
+        case .connectionClosed(let client): activation.connectionClosed(client)
+        case .eventQueued(let client, let reason): activation.eventQueued(for: client, reason: reason)
+        case .disabled(let client): activation.disabled(client)
+        case .enabled(let client): activation.enabled(client)
+        case .unregistered(let client): activation.unregistered(client)
         }
     }
 

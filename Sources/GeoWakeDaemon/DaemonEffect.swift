@@ -1,4 +1,5 @@
 import GeoWakeCore
+import GeoWakeProtocol
 
 /// What the socket loop hands the daemon's decisions about connections, one at a time.
 enum SessionInput {
@@ -33,4 +34,18 @@ enum DaemonEffect: Equatable {
     /// Decide `request` only after what `earlier` has sent so far: the loop takes those requests, then gives this
     /// one again with `after: earlier` (a process taking over a client: the acks of the one it replaces come first).
     case takeEarlierRequests(of: ConnectionID, thenAgain: ConnectionID, request: [UInt8])
+    /// News for the launcher (`ClientActivation`), in its place among the lines: it hears of an event after the
+    /// event was written to a connected client, so what it does (a launch, a budget) is not on the event's way.
+    case tell(LauncherNews)
+}
+
+/// What the decisions tell the launcher without waiting for an answer.
+enum LauncherNews: Equatable {
+    case connectionOpened(ClientKey, pid: Int32, launchedFor: LaunchReason?)
+    case connectionClosed(ClientKey)
+    /// `reason` is nil for events that must not launch the client.
+    case eventQueued(ClientKey, reason: LaunchReason?)
+    case disabled(ClientKey)
+    case enabled(ClientKey)
+    case unregistered(ClientKey)
 }

@@ -72,7 +72,7 @@ extension Daemon {
         for (client, reason, _) in events where reasons[client] ?? nil == nil { reasons[client] = reason }
         for (client, reason) in reasons.sorted(by: { $0.key < $1.key }) {
             if !sent.contains(client), let connection = connectionOf[client] { emit(.readOutbox(connection, fromStart: false)) }
-            activation.eventQueued(for: client, reason: reason)
+            emit(.tell(.eventQueued(client, reason: reason)))
         }
     }
 

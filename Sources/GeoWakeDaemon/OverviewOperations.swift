@@ -37,14 +37,14 @@ extension Daemon {
         let client = try existingClient(request)
         try storeWrite { transaction in try transaction.setDisabled(true, for: client) }
         if let connection = connection(of: client), connection != request.connection { emit(.closeAfterSending(connection)) }
-        activation.disabled(client)
+        emit(.tell(.disabled(client)))
         return [:]
     }
 
     func enable(_ request: Request) throws -> [String: JSONValue] {
         let client = try existingClient(request)
         try storeWrite { transaction in try transaction.setDisabled(false, for: client) }
-        activation.enabled(client)
+        emit(.tell(.enabled(client)))
         return [:]
     }
 

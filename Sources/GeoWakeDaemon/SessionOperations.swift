@@ -23,7 +23,7 @@ extension Daemon {
         regions.removeAll(of: client, at: request.now)
         services.removeAll(of: client)
         sessions[request.connection]?.client = nil
-        activation.unregistered(client)
+        emit(.tell(.unregistered(client)))
         return [:]
     }
 
@@ -72,7 +72,7 @@ extension Daemon {
                     "lastSeq": .integer(existing?.lastSeq ?? 0), "epoch": .integer(store.epoch)]
         }
         sessions[request.connection]?.client = key
-        activation.connectionOpened(key, pid: request.session.peer.pid, launchedFor: launchedFor)
+        emit(.tell(.connectionOpened(key, pid: request.session.peer.pid, launchedFor: launchedFor)))
         return result
     }
 }

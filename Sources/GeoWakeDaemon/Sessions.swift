@@ -15,7 +15,7 @@ extension Daemon {
         case .lineTooLong(let id):
             reply(id, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
         case .closed(let id):
-            if let client = sessions.removeValue(forKey: id)?.client { activation.connectionClosed(client) }
+            if let client = sessions.removeValue(forKey: id)?.client { emit(.tell(.connectionClosed(client))) }
         }
         defer { effects = [] }
         return effects

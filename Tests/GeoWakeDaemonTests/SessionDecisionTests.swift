@@ -63,6 +63,8 @@ import TestSupport
         let effects = try registered(daemon, first, as: "org.example.one")
         #expect(try replies(effects, to: first).first?["ok"] == .bool(true))
         #expect(effects.contains(.readOutbox(first, fromStart: true)))
+        let client = ClientKey(uid: 1000, clientID: "org.example.one")
+        #expect(effects.contains(.tell(.connectionOpened(client, pid: 4242, launchedFor: nil))))
         #expect(daemon.sessions[first]?.client == ClientKey(uid: 1000, clientID: "org.example.one"))
     }
 
@@ -90,17 +92,18 @@ import TestSupport
         #expect(effects.last == .closeAfterSending(first))
     }
 
-    @Test func disablingAClientClosesItsConnectionOnceItsQueuedLinesAreSent() throws {
+    @Test func disablingAClientClosesItsConnectionOnceItsQueuedLinesAreSentAndTellsTheLauncher() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
         _ = daemon.take(.opened(second, peer), at: now)
         _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
         let effects = request(daemon, second, #"{"op":"disable","id":3,"client":"org.example.one"}"#)
         #expect(effects.contains(.closeAfterSending(first)))
+        #expect(effects.contains(.tell(.disabled(ClientKey(uid: 1000, clientID: "org.example.one")))))
         #expect(try replies(effects, to: second).first?["ok"] == .bool(true))
     }
 
-    @Test func aClosedConnectionsClientIsNoLongerConnected() throws {
+    @Test func aClosedConnectionsClientIsNoLongerConnectedAndTheLauncherHearsSo() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
         _ = daemon.take(.opened(second, peer), at: now)
@@ -110,7 +113,7 @@ import TestSupport
                 .array?.first?.object?["connected"]?.bool
         }
         #expect(try connected() == true)
-        #expect(daemon.take(.closed(first), at: now).isEmpty)
+        #expect(daemon.take(.closed(first), at: now) == [.tell(.connectionClosed(ClientKey(uid: 1000, clientID: "org.example.one")))])
         #expect(try connected() == false)
         #expect(daemon.sessions[first] == nil)
         #expect(clockReads.total == 0)
