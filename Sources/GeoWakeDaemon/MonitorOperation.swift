@@ -1,4 +1,5 @@
 import Beacons
+import GeoWakeCore
 import GeoWakeProtocol
 
 /// A `monitor` request's features, each with its text as the client sent it: the text is what is stored and loaded.
@@ -21,7 +22,7 @@ extension Daemon {
         let monitor = try ProtocolError.reading { () throws(RequestError) in try MonitorRequest(fields: request.fields) }
         let given = try features(of: monitor, request)
         let new = try withoutUnchanged(given, of: client)
-        let added = try monitorNew(new, rules: rules, of: client)
+        let added = try monitorNew(new, rules: rules, of: client, at: request.now)
         return MonitorReply(added: Int64(added), unchanged: Int64(given.features.count - new.features.count)).fields
     }
 
@@ -64,7 +65,7 @@ extension Daemon {
     }
 
     /// Adds the new regions, all or none; how many.
-    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey) throws -> Int {
+    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws -> Int {
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic = MonitorFeatures()
         for (index, (feature, text)) in zip(new.features, new.texts).enumerated() {
@@ -87,7 +88,7 @@ extension Daemon {
             }
         }
         // The rules go with the geographic part; `features: []` only sets them.
-        let added = try monitorRegions(geographic, rules: rules, of: client)
+        let added = try monitorRegions(geographic, rules: rules, of: client, at: now)
         guard !beaconRegions.isEmpty else { return added }
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)

@@ -59,7 +59,7 @@ extension Daemon {
 
     /// Adds geographic regions, all or none, and sets the client's rules when given; how many were added. The caller
     /// checked the region limit.
-    func monitorRegions(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey) throws(ProtocolError) -> Int {
+    func monitorRegions(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws(ProtocolError) -> Int {
         let texts = new.texts
         let parsed: [Region]
         do {
@@ -81,7 +81,7 @@ extension Daemon {
             try rules?.store(transaction, for: client)
             rows = try zip(parsed, texts).map { region, text in try transaction.insertRegion(region.id, feature: text, of: client) }
         }
-        if let rules { try choose(rules, for: client) }
+        if let rules { try choose(rules, for: client, at: now) }
         do {
             try regions.add(validated: parsed, rows: rows, owner: client)
         } catch {
@@ -91,9 +91,9 @@ extension Daemon {
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.
-    private func choose(_ rules: RegionRules, for client: ClientKey) throws(ProtocolError) {
+    private func choose(_ rules: RegionRules, for client: ClientKey, at now: Timestamp) throws(ProtocolError) {
         do {
-            try regions.choose(rules, for: client, at: lastFix?.time ?? clock.wall())
+            try regions.choose(rules, for: client, at: lastFix?.time ?? now)
         } catch {
             logger.error("regions did not move to their new rules", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
             throw ProtocolError("internal", "the regions could not take the new rules: \(error)")
