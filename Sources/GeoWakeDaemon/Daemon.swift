@@ -5,7 +5,9 @@ import GeoWakeProtocol
 import Logging
 
 /// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
-/// fixes and deliveries never race; every state change and its events commit in one transaction.
+/// fixes and deliveries never race; every state change and its events commit in one transaction. Its decisions (a
+/// connection's inputs through `take`, a fix through `FixStep`) hold no socket and read no clock: they emit
+/// `DaemonEffect`s, which the loop carries out (`ConnectionEffects`).
 public final class Daemon {
     public static let protocolVersion = 1
     public static let version = "0.1.0"
