@@ -2,6 +2,7 @@ import Foundation
 import GeoWakeCore
 import Geofencing
 import GRDB
+import GRDBSQLite
 
 /// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
 extension StoreTransaction {
@@ -46,23 +47,92 @@ extension DaemonStore {
     }
 
     /// Every stored region of `owners`, owner by owner in id order, as a restart reads them: each one's feature as the
-    /// row's own bytes (valid during the call: nothing is copied) with its entry.
+    /// row's bytes with its entry. The rows are read through SQLite's C API on a second thread, a batch ahead of
+    /// `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing thread).
     func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
-        try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
-                """)
-            for owner in owners {
-                let rows = try Row.fetchCursor(statement, arguments: [owner.uid, owner.clientID])
-                while let row = try rows.next() {
-                    let entry = SharedRegions.Entry(row: row[0], owner: owner, regionID: row[1],
-                                                    state: SharedRegions.State(rawValue: row[3]) ?? .unknown,
-                                                    since: (row[4] as Int64?).map { Timestamp(millisecondsSince1970: $0) }, dwellSent: row[5])
-                    try row.withUnsafeData(atIndex: 2) { feature in
-                        try (feature ?? Data()).withUnsafeBytes { try body($0, entry) }
+        let batches = ReadAhead<StoredRegionBatch> { [self] put in
+            try read { db in
+                let statement = try db.cachedStatement(sql: """
+                    SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
+                    """)
+                var batch = StoredRegionBatch()
+                for owner in owners {
+                    try batch.read(statement, owner: owner, db)
+                    if batch.entries.count >= StoredRegionBatch.size {
+                        guard put(batch) else { return }
+                        batch = StoredRegionBatch()
+                    }
+                }
+                _ = put(batch)
+            }
+        }
+        do {
+            while let batch = try batches.take() {
+                try batch.features.withUnsafeBytes { features in
+                    var start = 0
+                    for (entry, end) in zip(batch.entries, batch.ends) {
+                        try body(UnsafeRawBufferPointer(rebasing: features[start..<end]), entry)
+                        start = end
                     }
                 }
             }
+        } catch {
+            batches.cancel()
+            throw error
         }
     }
 }
+
+/// Stored regions read ahead for a restart: their features' bytes one after another, and their entries.
+struct StoredRegionBatch {
+    static let size = 4096
+
+    var features: [UInt8] = []
+    var ends: [Int] = []
+    var entries: [SharedRegions.Entry] = []
+
+    init() {
+        features.reserveCapacity(Self.size * 256)
+        ends.reserveCapacity(Self.size)
+        entries.reserveCapacity(Self.size)
+    }
+
+    /// Appends the rows of one owner.
+    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, Int64(owner.uid))
+        _ = owner.clientID.utf8CString.withUnsafeBufferPointer { id in
+            sqlite3_bind_text(handle, 2, id.baseAddress, Int32(id.count - 1), SQLITE_TRANSIENT)
+        }
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                let since = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 4))
+                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
+                                                   state: SharedRegions.State(rawValue: Self.text(handle, 3)) ?? .unknown,
+                                                   since: since, dwellSent: sqlite3_column_int64(handle, 5) != 0))
+                if let feature = sqlite3_column_blob(handle, 2) {
+                    features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
+                }
+                ends.append(features.count)
+            case let code:
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                    sql: statement.sql)
+            }
+        }
+    }
+
+    private static func text(_ handle: SQLiteStatement, _ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+}
+
+private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
