@@ -84,10 +84,9 @@ final class FeatureIngest: @unchecked Sendable {
                     do throws(InvalidRegion) {
                         let draft = drafts + k
                         try validator.validate(&draft.pointee)
-                        if let earlier = draft.pointee.id.withUnsafeBufferPointer({ store.find($0) }) {
-                            throw InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier.rawValue, firstSlots: firstSlots))
+                        _ = try store.append(draft.pointee) { earlier in
+                            InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier.rawValue, firstSlots: firstSlots))
                         }
-                        _ = try store.append(draft.pointee)
                     } catch {
                         failure = RegionLoadError(file: file, feature: number, reason: error.reason)
                         failed.store(true, ordering: .relaxed)
