@@ -44,15 +44,19 @@ struct SharedRegions {
     func count(of owner: ClientKey) -> Int { owned[owner]?.count ?? 0 }
 
     func regionIDs(of owner: ClientKey) -> [String] {
-        guard let group = groups[rules(of: owner)], let regions = owned[owner] else { return [] }
-        return regions.handles.compactMap { group.entries[$0]?.regionID }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard let regions = owned[owner], let group = groups.index(forKey: rules(of: owner)) else { return [] }
+        let entries = groups.values[group].entries
+        return regions.handles.compactMap { entries[$0]?.regionID }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// A client's region by its id. Its group is read in place (`values[index]`): a copy of a group retains and
+    /// releases each of its index's arrays, several times the cost of the lookup itself.
     func entry(_ owner: ClientKey, _ regionID: String) -> Entry? {
-        guard let group = groups[rules(of: owner)], let handle = group.monitor.regions.handle(forID: Self.sharedID(owner, regionID)) else {
+        guard owned[owner] != nil, let group = groups.index(forKey: rules(of: owner)),
+              let handle = groups.values[group].monitor.regions.handle(forID: Self.sharedID(owner, regionID)) else {
             return nil
         }
-        return group.entries[handle]
+        return groups.values[group].entries[handle]
     }
 
     /// The rules a client's regions follow: its own choice over the daemon's defaults.
