@@ -13,12 +13,14 @@ extension StoreTransaction {
         return db.lastInsertedRowID
     }
 
-    /// The states a fix (or a timer) changed, with its events: on a fix's way out, so a raw cached statement.
+    /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
+    /// of consecutive rowids that take the same state are one statement: the fix after a `monitor` decides all of
+    /// its regions outside at once, a row each took a tenth of registering them. A row changed twice keeps its last.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
-        for change in changes {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid = ?")
-                .bind(1, change.entry.state.rawValue).bind(2, change.entry.since?.millisecondsSince1970).bind(3, change.entry.dwellSent)
-                .bind(4, change.entry.row).run()
+        for run in RegionStateRuns(changes) {
+            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid BETWEEN ? AND ?")
+                .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
+                .bind(4, run.rows.lowerBound).bind(5, run.rows.upperBound).run()
         }
     }
 
