@@ -37,6 +37,7 @@ import Testing
     @Test func everyStoredRegionComesBackWithItsStateAndItsOwnersIDs() throws {
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try store.regionOwners() == Self.owners)
         var regions = try SharedRegions()
         try regions.restore(owners: store.regionOwners(), reading: store.forEachStoredRegion)
         for owner in Self.owners {
