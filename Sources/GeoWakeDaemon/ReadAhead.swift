@@ -14,11 +14,13 @@ final class ReadAhead<Batch>: @unchecked Sendable {
     /// stopped (then it should return).
     init(limit: Int = 4, _ produce: @escaping (_ put: (Batch) -> Bool) throws -> Void) {
         self.limit = limit
-        // The caller waits for the producer (`take` to the end, or `cancel`) before what it captured goes.
-        nonisolated(unsafe) let produce = produce
+        // The caller waits for the producer (`take` to the end, or `cancel`) before what it captured goes; and what
+        // it captured (a store holding its file's lock) is let go before the caller hears the end.
+        nonisolated(unsafe) var produce = Optional(produce)
         Thread.detachNewThread { [self] in
             var error: Error?
-            do { try produce(put) } catch let thrown { error = thrown }
+            do { try produce?(put) } catch let thrown { error = thrown }
+            produce = nil
             condition.lock()
             (ended, failure) = (true, error)
             condition.broadcast()

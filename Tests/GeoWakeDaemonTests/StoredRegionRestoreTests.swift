@@ -87,4 +87,17 @@ import Testing
         }
         #expect(seen == 10)
     }
+
+    /// The read-ahead thread lets go of the store before the restore returns: a daemon stopped right after its start
+    /// (as the simulator's crashes do) frees the store's exclusive lock for the next one.
+    @Test func theStoreIsFreeToOpenAgainAsSoonAsTheRestoreReturns() throws {
+        var (store, directory): (DaemonStore?, String) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for _ in 0..<20 {
+            var regions = try SharedRegions()
+            try regions.restore(owners: store!.regionOwners(), reading: store!.forEachStoredRegion)
+            store = nil
+            store = try DaemonStore(path: directory + "/geowake.sqlite")
+        }
+    }
 }
