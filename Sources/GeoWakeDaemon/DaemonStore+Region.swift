@@ -2,6 +2,7 @@ import Foundation
 import GeoWakeCore
 import Geofencing
 import GRDB
+import GRDBSQLite
 
 /// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
 extension StoreTransaction {
@@ -12,12 +13,14 @@ extension StoreTransaction {
         return db.lastInsertedRowID
     }
 
-    /// The states a fix (or a timer) changed, with its events: on a fix's way out, so a raw cached statement.
+    /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
+    /// of consecutive rowids that take the same state are one statement: the fix after a `monitor` decides all of
+    /// its regions outside at once, a row each took a tenth of registering them. A row changed twice keeps its last.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
-        for change in changes {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid = ?")
-                .bind(1, change.entry.state.rawValue).bind(2, change.entry.since?.millisecondsSince1970).bind(3, change.entry.dwellSent)
-                .bind(4, change.entry.row).run()
+        for run in RegionStateRuns(changes) {
+            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid BETWEEN ? AND ?")
+                .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
+                .bind(4, run.rows.lowerBound).bind(5, run.rows.upperBound).run()
         }
     }
 
@@ -36,33 +39,111 @@ extension DaemonStore {
         }
     }
 
-    /// The clients with stored regions, in key order.
+    /// The clients with stored regions, in key order: one seek in the key's index per client, where `DISTINCT` read
+    /// all of it (a million entries: a twentieth of a restart, before anything else could start). A BLOB sorts after
+    /// every TEXT, so `(uid, clientID, x'')` is past all of a client's region ids.
     func regionOwners() throws -> [ClientKey] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT DISTINCT uid, clientID FROM region ORDER BY uid, clientID").map { row in
-                ClientKey(uid: UInt32(row[0] as Int64), clientID: row[1])
+            var owners: [ClientKey] = []
+            let next = try db.cachedStatement(sql: """
+                SELECT uid, clientID FROM region WHERE (uid, clientID, regionID) > (?, ?, x'') ORDER BY uid, clientID, regionID LIMIT 1
+                """)
+            var after = (uid: Int64(-1), clientID: "")
+            while let row = try Row.fetchOne(next, arguments: [after.uid, after.clientID]) {
+                after = (row[0], row[1])
+                owners.append(ClientKey(uid: UInt32(after.uid), clientID: after.clientID))
             }
+            return owners
         }
     }
 
     /// Every stored region of `owners`, owner by owner in id order, as a restart reads them: each one's feature as the
-    /// row's own bytes (valid during the call: nothing is copied) with its entry.
+    /// row's bytes with its entry. The rows are read through SQLite's C API on a second thread, a batch ahead of
+    /// `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing thread).
     func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
-        try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
-                """)
-            for owner in owners {
-                let rows = try Row.fetchCursor(statement, arguments: [owner.uid, owner.clientID])
-                while let row = try rows.next() {
-                    let entry = SharedRegions.Entry(row: row[0], owner: owner, regionID: row[1],
-                                                    state: SharedRegions.State(rawValue: row[3]) ?? .unknown,
-                                                    since: (row[4] as Int64?).map { Timestamp(millisecondsSince1970: $0) }, dwellSent: row[5])
-                    try row.withUnsafeData(atIndex: 2) { feature in
-                        try (feature ?? Data()).withUnsafeBytes { try body($0, entry) }
+        let batches = ReadAhead<StoredRegionBatch> { [self] put in
+            try read { db in
+                let statement = try db.cachedStatement(sql: """
+                    SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
+                    """)
+                var batch = StoredRegionBatch()
+                for owner in owners {
+                    try batch.read(statement, owner: owner, db)
+                    if batch.entries.count >= StoredRegionBatch.size {
+                        guard put(batch) else { return }
+                        batch = StoredRegionBatch()
+                    }
+                }
+                _ = put(batch)
+            }
+        }
+        do {
+            while let batch = try batches.take() {
+                try batch.features.withUnsafeBytes { features in
+                    var start = 0
+                    for (entry, end) in zip(batch.entries, batch.ends) {
+                        try body(UnsafeRawBufferPointer(rebasing: features[start..<end]), entry)
+                        start = end
                     }
                 }
             }
+        } catch {
+            batches.cancel()
+            throw error
         }
     }
 }
+
+/// Stored regions read ahead for a restart: their features' bytes one after another, and their entries.
+struct StoredRegionBatch {
+    static let size = 4096
+
+    var features: [UInt8] = []
+    var ends: [Int] = []
+    var entries: [SharedRegions.Entry] = []
+
+    init() {
+        features.reserveCapacity(Self.size * 256)
+        ends.reserveCapacity(Self.size)
+        entries.reserveCapacity(Self.size)
+    }
+
+    /// Appends the rows of one owner.
+    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, Int64(owner.uid))
+        _ = owner.clientID.utf8CString.withUnsafeBufferPointer { id in
+            sqlite3_bind_text(handle, 2, id.baseAddress, Int32(id.count - 1), SQLITE_TRANSIENT)
+        }
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                let since = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 4))
+                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
+                                                   state: SharedRegions.State(rawValue: Self.text(handle, 3)) ?? .unknown,
+                                                   since: since, dwellSent: sqlite3_column_int64(handle, 5) != 0))
+                if let feature = sqlite3_column_blob(handle, 2) {
+                    features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
+                }
+                ends.append(features.count)
+            case let code:
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                    sql: statement.sql)
+            }
+        }
+    }
+
+    private static func text(_ handle: SQLiteStatement, _ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+}
+
+private let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

@@ -45,16 +45,19 @@ extension Daemon {
     private func withoutUnchanged(_ given: MonitorFeatures, of client: ClientKey) throws -> MonitorFeatures {
         var kept = MonitorFeatures()
         for (feature, text) in zip(given.features, given.texts) {
-            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text, feature) { continue }
+            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text) { continue }
             kept.append(feature, text)
         }
         return kept
     }
 
-    /// Whether a stored feature text and a new feature are the same GeoJSON: the same text, or the same JSON value
-    /// (clients need not write keys in one order).
-    private static func same(_ stored: String, _ text: String, _ feature: JSONValue) -> Bool {
-        stored == text || (try? JSONValue(parsing: stored)) == feature
+    /// Whether a stored feature text and a new one are the same GeoJSON: the same text, or the same JSON value
+    /// (clients need not write keys in one order). Both texts are read whole: the request's feature values lack
+    /// their coordinates (`RequestLine`).
+    private static func same(_ stored: String, _ text: String) -> Bool {
+        guard stored != text else { return true }
+        guard let stored = try? JSONValue(parsing: stored), let given = try? JSONValue(parsing: text) else { return false }
+        return stored == given
     }
 
     /// The text a monitored region was given with, nil for an id the client does not monitor.

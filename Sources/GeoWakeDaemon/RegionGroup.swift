@@ -9,7 +9,7 @@ struct RegionGroup {
     typealias Entry = SharedRegions.Entry
 
     private(set) var monitor: RegionMonitor<RegionIndex>
-    private(set) var entries: [RegionHandle: Entry] = [:]
+    private(set) var entries = RegionEntries()
     /// Regions no accepted fix has decided yet: their state is stored once a fix decides it, event or not.
     private var undecided: Set<RegionHandle> = []
     /// Regions with `notifyOnEntry` or `notifyOnExit` false: they can change state without an event.

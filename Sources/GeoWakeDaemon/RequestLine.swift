@@ -2,7 +2,9 @@ import GeoWakeProtocol
 import JSONText
 
 /// A request line read once into values, keeping where two members' values lie in the line: the `id`, which the
-/// reply echoes as it was sent, and `features`, whose texts `monitor` stores as they were sent.
+/// reply echoes as it was sent, and `features`, whose texts `monitor` stores as they were sent. In `features` every
+/// `coordinates` value is checked as any value is but kept as null: the region loader reads the positions from the
+/// texts, and a value per coordinate, made and freed, was a fifth of registering regions.
 struct RequestLine {
     var fields: [String: JSONValue] = [:]
     var id = RequestID.null
@@ -20,7 +22,7 @@ struct RequestLine {
                         try scanner.expect(UInt8(ascii: ":"))
                         _ = scanner.peek()
                         let start = scanner.position
-                        let value = try JSONValue(&scanner, depth: 2)
+                        let value = key == "features" ? try Self.withoutCoordinates(&scanner, depth: 2) : try JSONValue(&scanner, depth: 2)
                         fields[key] = value
                         if key == "id" {
                             id = RequestID(value, text: UnsafeRawBufferPointer(rebasing: bytes[start..<scanner.position]))
@@ -35,6 +37,68 @@ struct RequestLine {
             }
         }
         guard parsed else { return nil }
+    }
+
+    /// The value at the scanner as `JSONValue(_:depth:)` reads it, each `coordinates` member's value null.
+    private static func withoutCoordinates(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        switch scanner.peek() {
+        case UInt8(ascii: "{"):
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            scanner.position += 1
+            var fields: [String: JSONValue] = [:]
+            if !scanner.consume(UInt8(ascii: "}")) {
+                repeat {
+                    let key = try scanner.string()
+                    let isCoordinates = key.equals("coordinates")
+                    let name = String(decoding: key, as: UTF8.self)
+                    try scanner.expect(UInt8(ascii: ":"))
+                    if isCoordinates {
+                        try checkValue(&scanner, depth: depth + 1)
+                        fields[name] = .null
+                    } else {
+                        fields[name] = try withoutCoordinates(&scanner, depth: depth + 1)
+                    }
+                } while try scanner.nextElement(closing: UInt8(ascii: "}"))
+            }
+            return .object(fields)
+        case UInt8(ascii: "["):
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            scanner.position += 1
+            var elements: [JSONValue] = []
+            if !scanner.consume(UInt8(ascii: "]")) {
+                repeat {
+                    elements.append(try withoutCoordinates(&scanner, depth: depth + 1))
+                } while try scanner.nextElement(closing: UInt8(ascii: "]"))
+            }
+            return .array(elements)
+        default:
+            return try JSONValue(&scanner, depth: depth)
+        }
+    }
+
+    /// Reads past the value at the scanner, refusing what `JSONValue(_:depth:)` refuses, and keeps nothing.
+    private static func checkValue(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
+        guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+        switch scanner.peek() {
+        case UInt8(ascii: "{"):
+            scanner.position += 1
+            if scanner.consume(UInt8(ascii: "}")) { return }
+            repeat {
+                _ = try scanner.string()
+                try scanner.expect(UInt8(ascii: ":"))
+                try checkValue(&scanner, depth: depth + 1)
+            } while try scanner.nextElement(closing: UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            scanner.position += 1
+            if scanner.consume(UInt8(ascii: "]")) { return }
+            repeat {
+                try checkValue(&scanner, depth: depth + 1)
+            } while try scanner.nextElement(closing: UInt8(ascii: "]"))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "N"), UInt8(ascii: "I"):
+            guard try scanner.number().isFinite else { throw scanner.error("number out of range") }
+        default:
+            _ = try JSONValue(&scanner, depth: depth)
+        }
     }
 
     /// The texts of the features in `features` (an array of them or a FeatureCollection), cut from `line`.

@@ -28,7 +28,8 @@ struct SharedRegions {
 
     let defaults: RegionMonitorConfiguration
     private(set) var groups: [RegionMonitorConfiguration: RegionGroup] = [:]
-    private var handles: [ClientKey: [String: RegionHandle]] = [:]
+    /// Each owner's regions; an id is found in its group's index, under its shared id.
+    private var owned: [ClientKey: OwnedRegions] = [:]
     private var chosen: [ClientKey: RegionRules] = [:]
 
     init(defaults: RegionMonitorConfiguration = RegionMonitorConfiguration()) throws(ProtocolError) {
@@ -36,17 +37,26 @@ struct SharedRegions {
         self.defaults = defaults
     }
 
-    var isEmpty: Bool { handles.isEmpty }
+    var isEmpty: Bool { owned.isEmpty }
 
-    var owners: Dictionary<ClientKey, [String: RegionHandle]>.Keys { handles.keys }
+    var owners: Dictionary<ClientKey, OwnedRegions>.Keys { owned.keys }
 
-    func count(of owner: ClientKey) -> Int { handles[owner]?.count ?? 0 }
+    func count(of owner: ClientKey) -> Int { owned[owner]?.count ?? 0 }
 
-    func regionIDs(of owner: ClientKey) -> [String] { (handles[owner] ?? [:]).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    func regionIDs(of owner: ClientKey) -> [String] {
+        guard let regions = owned[owner], let group = groups.index(forKey: rules(of: owner)) else { return [] }
+        let entries = groups.values[group].entries
+        return regions.handles.compactMap { entries[$0]?.regionID }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
 
+    /// A client's region by its id. Its group is read in place (`values[index]`): a copy of a group retains and
+    /// releases each of its index's arrays, several times the cost of the lookup itself.
     func entry(_ owner: ClientKey, _ regionID: String) -> Entry? {
-        guard let handle = handles[owner]?[regionID] else { return nil }
-        return groups[rules(of: owner)]?.entries[handle]
+        guard owned[owner] != nil, let group = groups.index(forKey: rules(of: owner)),
+              let handle = groups.values[group].monitor.regions.handle(forID: Self.sharedID(owner, regionID)) else {
+            return nil
+        }
+        return groups.values[group].entries[handle]
     }
 
     /// The rules a client's regions follow: its own choice over the daemon's defaults.
@@ -62,17 +72,14 @@ struct SharedRegions {
         chosen[owner] = choice == RegionRules() ? nil : choice
         let new = rules(of: owner)
         // Groups are taken out of the dictionary while they change, so that no copy of an index is made.
-        guard new != old, let owned = handles[owner], !owned.isEmpty, var source = groups.removeValue(forKey: old) else { return }
-        let moving = source.take(Array(owned.values), at: now)
+        guard new != old, let regions = owned[owner], var source = groups.removeValue(forKey: old) else { return }
+        let moving = source.take(regions.handles.filter { source.entries[$0] != nil }, at: now)
         let lastFix = source.monitor.lastFix
         if !source.isEmpty { groups[old] = source }
         var target = try groups.removeValue(forKey: new) ?? RegionGroup(rules: new)
         try target.put(moving, lastFix: lastFix)
-        handles[owner] = nil
-        for item in moving {
-            guard let handle = target.monitor.regions.handle(forID: item.region.id) else { continue }
-            handles[owner, default: [:]][item.entry.regionID] = handle
-        }
+        let handles = moving.compactMap { target.monitor.regions.handle(forID: $0.region.id) }
+        owned[owner] = handles.isEmpty ? nil : OwnedRegions(handles: handles, count: handles.count)
         groups[new] = target
     }
 
@@ -81,9 +88,9 @@ struct SharedRegions {
     /// own bytes with its entry, owner by owner.
     mutating func restore(owners: [ClientKey],
                           reading read: (_ owners: [ClientKey], _ each: (UnsafeRawBufferPointer, Entry) throws -> Void) throws -> Void) throws {
-        var owned: [RegionMonitorConfiguration: [ClientKey]] = [:]
-        for owner in owners { owned[rules(of: owner), default: []].append(owner) }
-        for (rules, owners) in owned {
+        var byRules: [RegionMonitorConfiguration: [ClientKey]] = [:]
+        for owner in owners { byRules[rules(of: owner), default: []].append(owner) }
+        for (rules, owners) in byRules {
             var entries: [Entry] = []
             let loaded = try RegionLoader.load(name: "the store") { put in
                 var prefix: [UInt8] = []
@@ -97,18 +104,16 @@ struct SharedRegions {
                 }
             }
             let group = try RegionGroup(rules: rules, restoring: loaded, entries)
-            // Entries come owner by owner: each owner's ids go in as one dictionary.
-            var run: [String: RegionHandle] = [:]
-            var runOwner: ClientKey?
-            for (handle, entry) in zip(loaded.handles, entries) {
-                if entry.owner != runOwner {
-                    if let runOwner { handles[runOwner, default: [:]].merge(run) { $1 } }
-                    run = [:]
-                    runOwner = entry.owner
-                }
-                run[entry.regionID] = handle
+            // Entries come owner by owner: each owner's handles go in as one run.
+            var start = 0
+            let handles = Array(loaded.handles)
+            while start < entries.count {
+                let owner = entries[start].owner
+                var end = start + 1
+                while end < entries.count && entries[end].owner == owner { end += 1 }
+                owned[owner, default: OwnedRegions()].append(handles[start..<end])
+                start = end
             }
-            if let runOwner { handles[runOwner, default: [:]].merge(run) { $1 } }
             groups[rules] = group
         }
     }
@@ -128,17 +133,19 @@ struct SharedRegions {
         }
         let entries = zip(regions, rows).map { Entry(row: $1, owner: owner, regionID: $0.id, state: .unknown, since: nil) }
         let added = try groups[rules]!.add(validated: shared, entries)
-        for (region, handle) in zip(regions, added) { handles[owner, default: [:]][region.id] = handle }
+        owned[owner, default: OwnedRegions()].append(added[...])
     }
 
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.
     mutating func remove(_ owner: ClientKey, _ regionID: String, at now: Timestamp) -> (Entry, RegionEvent?)? {
         let rules = rules(of: owner)
-        guard let handle = handles[owner]?.removeValue(forKey: regionID), var group = groups.removeValue(forKey: rules) else {
+        guard let handle = groups[rules]?.monitor.regions.handle(forID: Self.sharedID(owner, regionID)),
+              var group = groups.removeValue(forKey: rules) else {
             return nil
         }
-        if handles[owner]?.isEmpty == true { handles[owner] = nil }
         let removed = group.remove(handle, at: now)
+        owned[owner]?.removed { group.entries[$0] != nil }
+        if owned[owner]?.count == 0 { owned[owner] = nil }
         if !group.isEmpty { groups[rules] = group }
         return removed
     }
@@ -174,5 +181,27 @@ struct SharedRegions {
             throw RegionLoadError(file: "request", reason: "\(error)")
         }
         return store.handles.compactMap { store.region($0) }
+    }
+}
+
+/// One owner's regions: their handles in its group's index, in the order added, and how many are live. A removed
+/// region's handle stays in the list until the list is mostly such handles.
+struct OwnedRegions {
+    private(set) var handles: [RegionHandle] = []
+    private(set) var count = 0
+
+    fileprivate init(handles: [RegionHandle] = [], count: Int = 0) {
+        (self.handles, self.count) = (handles, count)
+    }
+
+    fileprivate mutating func append(_ added: ArraySlice<RegionHandle>) {
+        handles += added
+        count += added.count
+    }
+
+    /// After one of them was removed; `isLive` tells the handles still in the group.
+    fileprivate mutating func removed(keeping isLive: (RegionHandle) -> Bool) {
+        count -= 1
+        if handles.count > 2 * count + 64 { handles = handles.filter(isLive) }
     }
 }

@@ -254,12 +254,13 @@ package struct JSONScanner {
             exponent += expNegative ? -e : e
         }
         // Clinger's fast path: an exact integer mantissa and an exact power of ten give the correctly
-        // rounded double in one IEEE operation. Anything else goes to strtod, which is correct but slower.
+        // rounded double in one IEEE operation; then Eisel-Lemire; what neither can decide goes to strtod.
         if exactMantissa && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
             let m = Double(mantissa)
             let value = exponent < 0 ? m / Self.powersOfTen[-exponent] : m * Self.powersOfTen[exponent]
             return negative ? -value : value
         }
+        if exactMantissa, let value = EiselLemire.double(mantissa: mantissa, exponent: exponent, negative: negative) { return value }
         return slowNumber(from: start)
     }
 
@@ -278,8 +279,7 @@ package struct JSONScanner {
         return false
     }
 
-    /// strtod on a copy of the number's text, on the stack: the 17-digit coordinates most writers print come here,
-    /// and an array per number was a heap allocation each.
+    /// strtod on a copy of the number's text, on the stack (an array per number was a heap allocation each).
     private func slowNumber(from start: Int) -> Double {
         let length = position - start
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text in

@@ -2,11 +2,14 @@
 import Glibc
 #endif
 
-/// Id → slot lookup as an open-addressing hash table of 32-bit slots over the store's id bytes:
-/// about 8 bytes per region, where a `[String: UInt32]` costs five times that.
+/// Id → slot lookup as an open-addressing hash table over the store's id bytes: per bucket the slot and the low 32
+/// bits of its id's hash, 16 to 32 bytes per region (a `[String: UInt32]` costs more, and a heap string each). A probe
+/// reads an id's bytes only when the hash bits agree, and growing places the buckets again without reading any id
+/// (rehashing read every id, at random, on each doubling: a sixth of a restart's validating thread).
 struct RegionIDTable {
-    /// Slot + 1 per bucket; 0 marks an empty bucket. Removed slots stay, so probing chains never break.
-    private var buckets: [UInt32] = []
+    /// Slot + 1 in the high 32 bits, 0 for an empty bucket; the hash's low 32 bits below. Removed slots stay, so
+    /// probing chains never break.
+    private var buckets: [UInt64] = []
     private(set) var count = 0
 
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -20,46 +23,50 @@ struct RegionIDTable {
     /// The live slot whose id equals `id`, using `idOf` to read a slot's id bytes (nil for a removed slot).
     func find(_ id: UnsafeBufferPointer<UInt8>, idOf: (RegionSlot) -> UnsafeBufferPointer<UInt8>?) -> RegionSlot? {
         guard !buckets.isEmpty else { return nil }
-        let mask = buckets.count - 1
-        var i = Int(truncatingIfNeeded: Self.hash(id)) & mask
-        while true {
-            let entry = buckets[i]
-            if entry == 0 { return nil }
-            if let other = idOf(RegionSlot(entry - 1)), other.count == id.count && (id.isEmpty || memcmp(other.baseAddress!, id.baseAddress!, id.count) == 0) {
-                return RegionSlot(entry - 1)
+        return probe(id, UInt32(truncatingIfNeeded: Self.hash(id)), idOf).found
+    }
+
+    /// Adds `slot` under `id` unless a live slot has that id already; returns that slot, nil when `slot` went in.
+    mutating func insert(slot: RegionSlot, id: UnsafeBufferPointer<UInt8>, idOf: (RegionSlot) -> UnsafeBufferPointer<UInt8>?) -> RegionSlot? {
+        if (count + 1) * 2 > buckets.count { grow() }
+        let hash = UInt32(truncatingIfNeeded: Self.hash(id))
+        let (found, empty) = probe(id, hash, idOf)
+        if let found { return found }
+        buckets[empty] = UInt64(slot.rawValue + 1) << 32 | UInt64(hash)
+        count += 1
+        return nil
+    }
+
+    /// The live slot with `id`, else the empty bucket that ends its chain.
+    private func probe(_ id: UnsafeBufferPointer<UInt8>, _ hash: UInt32, _ idOf: (RegionSlot) -> UnsafeBufferPointer<UInt8>?)
+        -> (found: RegionSlot?, empty: Int) {
+        buckets.withUnsafeBufferPointer { buckets in
+            let mask = buckets.count - 1
+            var i = Int(hash) & mask
+            while true {
+                let entry = buckets[i]
+                if entry == 0 { return (nil, i) }
+                if UInt32(truncatingIfNeeded: entry) == hash, let other = idOf(RegionSlot(UInt32(entry >> 32) - 1)),
+                   other.count == id.count && (id.isEmpty || memcmp(other.baseAddress!, id.baseAddress!, id.count) == 0) {
+                    return (RegionSlot(UInt32(entry >> 32) - 1), i)
+                }
+                i = (i + 1) & mask
             }
-            i = (i + 1) & mask
         }
     }
 
-    /// Adds `slot` under `hash`; the caller has checked that its id is new. `hashOf` recomputes
-    /// the hashes of the slots already in the table when it grows.
-    mutating func insert(slot: RegionSlot, hash: UInt64, hashOf: (RegionSlot) -> UInt64) {
-        if (count + 1) * 2 > buckets.count { grow(hashOf) }
-        place(slot: slot, hash: hash)
-        count += 1
-    }
-
-    private mutating func place(slot: RegionSlot, hash: UInt64) {
-        let mask = buckets.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while buckets[i] != 0 { i = (i + 1) & mask }
-        buckets[i] = slot.rawValue + 1
-    }
-
-    private mutating func grow(_ hashOf: (RegionSlot) -> UInt64) {
+    private mutating func grow() {
         let old = buckets
         buckets = Array(repeating: 0, count: max(16, old.count * 2))
-        for entry in old where entry != 0 { place(slot: RegionSlot(entry - 1), hash: hashOf(RegionSlot(entry - 1))) }
+        let mask = buckets.count - 1
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            for entry in old where entry != 0 {
+                var i = Int(UInt32(truncatingIfNeeded: entry)) & mask
+                while buckets[i] != 0 { i = (i + 1) & mask }
+                buckets[i] = entry
+            }
+        }
     }
 
-    /// Empties the table, keeping room for `capacity` entries.
-    mutating func reset(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size *= 2 }
-        buckets = Array(repeating: 0, count: size)
-        count = 0
-    }
-
-    var memoryFootprint: Int { buckets.capacity * 4 }
+    var memoryFootprint: Int { buckets.capacity * 8 }
 }

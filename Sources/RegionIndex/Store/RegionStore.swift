@@ -133,19 +133,23 @@ public struct RegionStore: Sendable {
 
     /// Appends a validated draft; throws when its id is taken.
     package mutating func append(_ draft: FeatureDraft) throws(InvalidRegion) -> RegionHandle {
+        try append(draft) { _ in InvalidRegion("duplicate id \(EchoedText.quoted(draft.id))") }
+    }
+
+    /// The same, throwing what `duplicate` makes of the slot that has the id already.
+    package mutating func append(_ draft: FeatureDraft, duplicate: (_ earlier: RegionSlot) -> InvalidRegion) throws(InvalidRegion) -> RegionHandle {
         let slot = RegionSlot(kinds.count)
-        let hash = draft.id.withUnsafeBufferPointer { RegionIDTable.hash($0) }
-        if draft.id.withUnsafeBufferPointer({ find($0) }) != nil {
-            throw InvalidRegion("duplicate id \(EchoedText.quoted(draft.id))")
-        }
-        idBytes.append(contentsOf: draft.id)
-        idEnds.append(UInt32(idBytes.count))
-        var table = ids   // moved out, so that rehashing may read the id bytes of `self`
+        var table = ids   // moved out, so that the probe may read the id bytes of `self`
         ids = RegionIDTable()
-        idBytes.withUnsafeBufferPointer { bytes in
-            table.insert(slot: slot, hash: hash) { RegionIDTable.hash(UnsafeBufferPointer(rebasing: bytes[idRange($0)])) }
+        let earlier = draft.id.withUnsafeBufferPointer { id in
+            idBytes.withUnsafeBufferPointer { bytes in
+                table.insert(slot: slot, id: id) { kinds[$0.index] == .removed ? nil : UnsafeBufferPointer(rebasing: bytes[idRange($0)]) }
+            }
         }
         ids = table
+        if let earlier { throw duplicate(earlier) }
+        idBytes.append(contentsOf: draft.id)
+        idEnds.append(UInt32(idBytes.count))
         flags.append((draft.notifyOnEntry ? 1 : 0) | (draft.notifyOnExit ? 2 : 0))
         if let dwell = draft.dwell { dwells[slot] = dwell }
         switch draft.geometry {

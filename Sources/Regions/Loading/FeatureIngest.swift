@@ -6,15 +6,16 @@ import RegionIndex
 /// ones: parsing and validation each take about half of a large load. Features are handed over in order
 /// through a ring of drafts that the two threads swap, so no draft is copied, and the first error is the
 /// one a load on one thread would report. The ring changes hands a batch of drafts at a time: handed over one
-/// by one, small features (a circle, a square) cost a thread wake-up each, a fifth of a restart's time.
+/// by one, small features (a circle, a square) cost a thread wake-up each, a fifth of a restart's time, and
+/// batches of 16 still cost a twelfth of the reading thread's.
 final class FeatureIngest: @unchecked Sendable {
     private(set) var store: RegionStore
     private let file: String
     private let firstSlots: [(file: String, slot: UInt32)]
     private let validator = RegionValidator()
-    private let capacity = 64
+    private let capacity = 1024
     /// Drafts per hand-over; `capacity` holds four batches.
-    private let batch = 16
+    private let batch = 256
     private let drafts: UnsafeMutablePointer<FeatureDraft>
     /// The feature number of each draft in the ring; -1 marks the end of the file.
     private let numbers: UnsafeMutablePointer<Int>
@@ -83,10 +84,9 @@ final class FeatureIngest: @unchecked Sendable {
                     do throws(InvalidRegion) {
                         let draft = drafts + k
                         try validator.validate(&draft.pointee)
-                        if let earlier = draft.pointee.id.withUnsafeBufferPointer({ store.find($0) }) {
-                            throw InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier.rawValue, firstSlots: firstSlots))
+                        _ = try store.append(draft.pointee) { earlier in
+                            InvalidRegion(RegionLoader.duplicateMessage(draft.pointee.id, earlier: earlier.rawValue, firstSlots: firstSlots))
                         }
-                        _ = try store.append(draft.pointee)
                     } catch {
                         failure = RegionLoadError(file: file, feature: number, reason: error.reason)
                         failed.store(true, ordering: .relaxed)
