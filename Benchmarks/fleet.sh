@@ -65,7 +65,7 @@ run() {
     taskset -c "$i" "$BARE_G" fleet drain --share "$i/$k" $TUNE "${F[@]}" > "$W/bare$i.json" 2> "$W/bare$i.log" &
     pids+=($!)
   done
-  wait "${pids[@]}"
+  for p in "${pids[@]}"; do wait "$p" || echo "fleet drain exited with $? (its line, if printed, is kept)" >&2; done
   pids=()
   for i in $(seq 0 $((k - 1))); do
     taskset -c "$i" /usr/bin/time -f "maxrss_kb %M cpu_s %U %S" "$G" fleet worker --name "w$i" --regions "$regions" \
@@ -113,7 +113,7 @@ for i in range(k):
     rss.append(int(re.search(r"maxrss_kb (\d+)", text)[1]))
     cpu = re.search(r"cpu_s ([\d.]+) ([\d.]+)", text)
     workers[-1]["cpu_s"] = round(float(cpu[1]) + float(cpu[2]), 1) if cpu else None
-bare = [json.loads(open(f"{w}/bare{i}.json").read()) for i in range(k)]
+bare = [json.loads(open(f"{w}/bare{i}.json").read() or '{"fixes":0,"ms":0,"fixes_per_s":null,"messages_per_s":null,"cpu_ms":0}') for i in range(k)]
 together = sum(x["messages"] for x in workers) / (max(x["ms"] for x in workers) / 1000)
 nats = sum(x["nats"] for x in workers) / max(1, sum(x["busy"] for x in workers))
 print(json.dumps(dict(workers=k, devices=devices, fixes=sum(x["messages"] for x in workers),

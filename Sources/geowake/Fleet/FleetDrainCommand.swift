@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import Fleet
 
@@ -29,5 +32,7 @@ struct FleetDrainCommand: ParsableCommand {
         let result = try FleetDrain.run(connection, partitions: partitions, timing: tuning.applied(to: FleetTiming()),
                                         idleMilliseconds: Int64(idleExit * 1000))
         print(result.json)
+        // Written before the connection's teardown: one drain of many (fleet.sh) aborted in it, once.
+        fflush(nil)
     }
 }
