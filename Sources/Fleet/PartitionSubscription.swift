@@ -12,8 +12,8 @@ final class PartitionSubscription {
     private let subscription: OpaquePointer
     /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
     private let connection: NATSConnection
-    /// Payload bytes per message in the last fetch.
-    private var averageBytes = 1
+    /// Payload bytes per message in the last fetch; until one, a guess that makes the first ask small (16).
+    private var averageBytes = Int.max / 2
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
 
@@ -62,10 +62,21 @@ final class PartitionSubscription {
     /// acknowledges the batch by its last message (the consumer acknowledges all before it). Returns how many
     /// there were. (The pull request's own byte limit, `natsSubscription_FetchRequest` with `MaxBytes`, waited
     /// far past its expiry with libnats 3.4 when the partition was empty.)
+    ///
+    /// libnats 3.4's fetch first takes messages already waiting (the rest of an earlier fetch that timed out),
+    /// then asks the server for the batch less those, and collects until its count *equals* that smaller
+    /// number: having taken more than half the batch, it never does, and writes every message arriving before
+    /// the timeout past the end of its list (heap corruption, then an abort in `natsMsgList_Destroy`; fixed in
+    /// nats.c in 2024). So a fetch asks for no more than what is waiting, when something is: it takes exactly
+    /// that and asks the server for nothing.
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
         var code = jsErrCode(0)
-        let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
+        var asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
+        var waiting: Int32 = 0
+        if natsSubscription_GetPending(subscription, &waiting, nil) == NATS_OK, waiting > 0 {
+            asked = min(asked, Int(waiting))
+        }
         let status = natsSubscription_Fetch(&list, subscription, Int32(asked), timeoutMilliseconds, &code)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
