@@ -67,15 +67,15 @@ final class PartitionSubscription {
     /// then asks the server for the batch less those, and collects until its count *equals* that smaller
     /// number: having taken more than half the batch, it never does, and writes every message arriving before
     /// the timeout past the end of its list (heap corruption, then an abort in `natsMsgList_Destroy`; fixed in
-    /// nats.c in 2024). So a fetch asks for no more than what is waiting, when something is: it takes exactly
-    /// that and asks the server for nothing.
+    /// nats.c in 2024). So when messages are waiting, the batch is more than twice their number: the count
+    /// then starts below the smaller number and stops at it, within the list.
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
         var code = jsErrCode(0)
         var asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
         var waiting: Int32 = 0
         if natsSubscription_GetPending(subscription, &waiting, nil) == NATS_OK, waiting > 0 {
-            asked = min(asked, Int(waiting))
+            asked = max(asked, 2 * Int(waiting) + 2)
         }
         let status = natsSubscription_Fetch(&list, subscription, Int32(asked), timeoutMilliseconds, &code)
         if status == NATS_TIMEOUT { return 0 }
