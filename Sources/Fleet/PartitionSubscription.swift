@@ -61,23 +61,12 @@ final class PartitionSubscription {
     /// the first; hands each to `body` in stream order where the library received it (no copy), then
     /// acknowledges the batch by its last message (the consumer acknowledges all before it). Returns how many
     /// there were. (The pull request's own byte limit, `natsSubscription_FetchRequest` with `MaxBytes`, waited
-    /// far past its expiry with libnats 3.4 when the partition was empty.)
-    ///
-    /// libnats 3.4's fetch first takes messages already waiting (the rest of an earlier fetch that timed out),
-    /// then asks the server for the batch less those, and collects until its count *equals* that smaller
-    /// number: having taken more than half the batch, it never does, and writes every message arriving before
-    /// the timeout past the end of its list (heap corruption, then an abort in `natsMsgList_Destroy`; fixed in
-    /// nats.c in 2024). So when messages are waiting, the batch is more than twice their number: the count
-    /// then starts below the smaller number and stops at it, within the list.
+    /// far past its expiry with libnats 3.4 when the partition was empty.) `pullFetch` asks for more when
+    /// messages are already waiting.
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
-        var code = jsErrCode(0)
-        var asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
-        var waiting: Int32 = 0
-        if natsSubscription_GetPending(subscription, &waiting, nil) == NATS_OK, waiting > 0 {
-            asked = max(asked, 2 * Int(waiting) + 2)
-        }
-        let status = natsSubscription_Fetch(&list, subscription, Int32(asked), timeoutMilliseconds, &code)
+        let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
+        let status = pullFetch(&list, subscription, batch: asked, timeoutMilliseconds: timeoutMilliseconds)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
         defer { natsMsgList_Destroy(&list) }
