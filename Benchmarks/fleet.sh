@@ -126,6 +126,11 @@ print(json.dumps(dict(workers=k, devices=devices, fixes=sum(x["messages"] for x 
     maxrss_mb=[r // 1024 for r in rss], events_expected=devices * len(expected), events_stored=stored,
     lost=lost, duplicated=dup, devices_differing_from_replay=wrong)))
 END
+  # A run that lost, duplicated or differed keeps its logs (the server's, the workers', the drains') to look at.
+  if ! grep -q '"lost": 0, "duplicated": 0, "devices_differing_from_replay": 0' "$W/line.json"; then
+    local kept="$R/failed-$(date +%Y%m%dT%H%M%S)"
+    mkdir -p "$kept" && cp "$W"/*.log "$W/line.json" "$kept/" && echo "this run's logs are in $kept" >&2
+  fi
 }
 
 for n in $SIZES; do
