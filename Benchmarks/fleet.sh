@@ -15,11 +15,16 @@
 # share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
 # duplicated (a device's events must equal `geowake replay` of its fixes), and memory per tracked device
 # (peak RSS of the one-worker run less that of a 100-device run, over the device difference).
+# Before each run's workers, `fleet drain` (BARE_G, default G: binaries before it have none) reads the same
+# partitions the same way on the same cores and does nothing else: bare_* is the engine's ceiling in that run.
+# TUNE: reading options for both (`--fetch-batch N --fetch-bytes B --io-buffer B`); WORKER_TUNE the workers' alone.
+# Each line also has the workers' CPU seconds (user + system) and the load averages at its end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 D=${BENCH_DIR:-$PWD/.bench-data}; SIZES=${SIZES:-"100000 1000000"}; DEVICES=${DEVICES:-10000}; FIXES=${FIXES:-100}
 WORKERS=${WORKERS:-"1 2"}
 G=${G:-$PWD/.build/release/geowake}
+BARE_G=${BARE_G:-$G}; TUNE=${TUNE:-}; WORKER_TUNE=${WORKER_TUNE:-$TUNE}
 R=$D/results; mkdir -p "$R"
 [ -x "$G" ] || { echo "build first: swift build -c release --experimental-lto-mode=full" >&2; exit 1; }
 command -v nats-server >/dev/null || { echo "needs nats-server: scripts/install-deps --test" >&2; exit 1; }
@@ -53,10 +58,18 @@ run() {
   local regions=$1 k=$2 devices=$3
   start_server
   "$G" fleet publish "$W/trace.nmea" --device d --devices "$devices" ${BATCH:+--batch "$BATCH"} "${F[@]}" 2> "$W/publish.log"
+  # The engine's ceiling first: the same partitions read and acknowledged the same way, on the same cores, by
+  # readers that do nothing else (the workers then re-create the consumers at the stream's start).
   local pids=()
   for i in $(seq 0 $((k - 1))); do
-    taskset -c "$i" /usr/bin/time -f "maxrss_kb %M" "$G" fleet worker --name "w$i" --regions "$regions" \
-      --exit-when-idle 15 --wait-for-workers "$k" "${F[@]}" 2> "$W/w$i.log" &
+    taskset -c "$i" "$BARE_G" fleet drain --share "$i/$k" $TUNE "${F[@]}" > "$W/bare$i.json" 2> "$W/bare$i.log" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || echo "fleet drain exited with $? (its line, if printed, is kept)" >&2; done
+  pids=()
+  for i in $(seq 0 $((k - 1))); do
+    taskset -c "$i" /usr/bin/time -f "maxrss_kb %M cpu_s %U %S" "$G" fleet worker --name "w$i" --regions "$regions" \
+      --exit-when-idle 15 --wait-for-workers "$k" $WORKER_TUNE "${F[@]}" 2> "$W/w$i.log" &
     pids+=($!)
   done
   # Binaries before 138fe26 never left on --exit-when-idle when their checkpoints were fast (an empty checkpoint
@@ -98,14 +111,26 @@ for i in range(k):
     s = re.search(r"released; (\d+) messages, (?:(\d+) fixes, )?(\d+) events in (\d+) ms \((\d+) (?:messages|fixes)/s\); busy (\d+) ms, of which NATS (\d+) ms", text)
     workers.append(dict(messages=int(s[2] or s[1]), input_messages=int(s[1]), events=int(s[3]), ms=int(s[4]), rate=int(s[5]), busy=int(s[6]), nats=int(s[7])))
     rss.append(int(re.search(r"maxrss_kb (\d+)", text)[1]))
+    cpu = re.search(r"cpu_s ([\d.]+) ([\d.]+)", text)
+    workers[-1]["cpu_s"] = round(float(cpu[1]) + float(cpu[2]), 1) if cpu else None
+bare = [json.loads(open(f"{w}/bare{i}.json").read() or '{"fixes":0,"ms":0,"fixes_per_s":null,"messages_per_s":null,"cpu_ms":0}') for i in range(k)]
 together = sum(x["messages"] for x in workers) / (max(x["ms"] for x in workers) / 1000)
 nats = sum(x["nats"] for x in workers) / max(1, sum(x["busy"] for x in workers))
 print(json.dumps(dict(workers=k, devices=devices, fixes=sum(x["messages"] for x in workers),
     input_messages=sum(x["input_messages"] for x in workers),
+    bare_fixes_per_s_each=[b["fixes_per_s"] for b in bare],
+    bare_fixes_per_s_together=int(sum(b["fixes"] for b in bare) / max(1e-9, max(b["ms"] for b in bare) / 1000)),
+    bare_messages_per_s_each=[b["messages_per_s"] for b in bare], bare_cpu_s=[round(b["cpu_ms"] / 1000, 2) for b in bare],
     fixes_per_s_each=[x["rate"] for x in workers], fixes_per_s_together=int(together), nats_share=round(nats, 3),
+    cpu_s=[x["cpu_s"] for x in workers], load=open("/proc/loadavg").read().split()[:3],
     maxrss_mb=[r // 1024 for r in rss], events_expected=devices * len(expected), events_stored=stored,
     lost=lost, duplicated=dup, devices_differing_from_replay=wrong)))
 END
+  # A run that lost, duplicated or differed keeps its logs (the server's, the workers', the drains') to look at.
+  if ! grep -q '"lost": 0, "duplicated": 0, "devices_differing_from_replay": 0' "$W/line.json"; then
+    local kept="$R/failed-$(date +%Y%m%dT%H%M%S)"
+    mkdir -p "$kept" && cp "$W"/*.log "$W/line.json" "$kept/" && echo "this run's logs are in $kept" >&2
+  fi
 }
 
 for n in $SIZES; do

@@ -44,8 +44,7 @@ public final class FleetEventsReader {
     /// and each is acknowledged once `body` returns for it.
     public func read(batch: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
-        var code = jsErrCode(0)
-        let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeoutMilliseconds, &code)
+        let status = pullFetch(&list, subscription, batch: batch, timeoutMilliseconds: timeoutMilliseconds)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "fetching events")
         defer { natsMsgList_Destroy(&list) }

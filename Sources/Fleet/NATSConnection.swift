@@ -13,7 +13,8 @@ public final class NATSConnection {
     /// Asynchronous publishes the server refused or never acknowledged, since the connection was made.
     let publishFailures: PublishFailures
 
-    public init(servers: [String], name: String) throws(NATSError) {
+    /// `ioBufferBytes`: the library's socket read and write buffer (its default is 32 KB).
+    public init(servers: [String], name: String, ioBufferBytes: Int? = nil) throws(NATSError) {
         var options: OpaquePointer?
         try check(natsOptions_Create(&options), "creating NATS options")
         defer { natsOptions_Destroy(options) }
@@ -30,6 +31,7 @@ public final class NATSConnection {
         try check(natsOptions_SetReconnectWait(options, 100), "setting the reconnect wait")
         try check(natsOptions_SetReconnectBufSize(options, 64 << 20), "setting the reconnect buffer")
         try check(natsOptions_SetTimeout(options, 2000), "setting the connect timeout")
+        if let ioBufferBytes { try check(natsOptions_SetIOBufSize(options, Int32(ioBufferBytes)), "setting the I/O buffer") }
         // A dropped connection loses what was written to it and not yet acknowledged: it counts as a failure,
         // so that publishers re-send and workers go back to their checkpoints at once, not 5 s later.
         let failures = PublishFailures()

@@ -12,8 +12,8 @@ final class PartitionSubscription {
     private let subscription: OpaquePointer
     /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
     private let connection: NATSConnection
-    /// Payload bytes per message in the last fetch.
-    private var averageBytes = 1
+    /// Payload bytes per message in the last fetch; until one, a guess that makes the first ask small (16).
+    private var averageBytes = Int.max / 2
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
 
@@ -61,12 +61,12 @@ final class PartitionSubscription {
     /// the first; hands each to `body` in stream order where the library received it (no copy), then
     /// acknowledges the batch by its last message (the consumer acknowledges all before it). Returns how many
     /// there were. (The pull request's own byte limit, `natsSubscription_FetchRequest` with `MaxBytes`, waited
-    /// far past its expiry with libnats 3.4 when the partition was empty.)
+    /// far past its expiry with libnats 3.4 when the partition was empty.) `pullFetch` asks for more when
+    /// messages are already waiting.
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         var list = natsMsgList()
-        var code = jsErrCode(0)
         let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
-        let status = natsSubscription_Fetch(&list, subscription, Int32(asked), timeoutMilliseconds, &code)
+        let status = pullFetch(&list, subscription, batch: asked, timeoutMilliseconds: timeoutMilliseconds)
         if status == NATS_TIMEOUT { return 0 }
         try check(status, "reading partition \(partition)")
         defer { natsMsgList_Destroy(&list) }

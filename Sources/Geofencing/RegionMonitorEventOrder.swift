@@ -11,8 +11,8 @@ extension RegionEvent {
         if ta != tb { return ta < tb }
         let ra = a.monitorRank, rb = b.monitorRank
         if ra != rb { return ra < rb }
-        if a.regionID.utf8.lexicographicallyPrecedes(b.regionID.utf8) { return true }
-        if b.regionID.utf8.lexicographicallyPrecedes(a.regionID.utf8) { return false }
+        let order = String.compareUTF8(a.regionID, b.regionID)
+        if order != 0 { return order < 0 }
         return a.kind == .enter && b.kind == .exit
     }
 

@@ -79,7 +79,7 @@ extension RegionMonitor where Regions == RegionIndex {
             RegionMonitorSnapshot.RegionRecord(id: regions.store.id(track.handle), insideSince: track.insideSince,
                                                changeDue: track.changeDue, dwellDue: track.dwellDue)
         }
-        return RegionMonitorSnapshot(regions: records.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) },
+        return RegionMonitorSnapshot(regions: records.sorted { String.compareUTF8($0.id, $1.id) < 0 },
                                      lastFix: state.lastFix.map(RegionMonitorSnapshot.LastFix.init))
     }
 

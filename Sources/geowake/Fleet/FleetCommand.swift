@@ -10,7 +10,7 @@ struct FleetCommand: ParsableCommand {
         commandName: "fleet",
         abstract: "Region monitoring for a fleet of devices, on NATS JetStream (see docs/fleet.md).",
         subcommands: [FleetSetupCommand.self, FleetPublishCommand.self, FleetWorkerCommand.self, FleetEventsCommand.self,
-                      FleetRegionsCommand.self, FleetAssignCommand.self]
+                      FleetRegionsCommand.self, FleetAssignCommand.self, FleetDrainCommand.self]
     )
 }
 
@@ -32,9 +32,9 @@ struct FleetConnectionOptions: ParsableArguments {
 
     var layout: FleetLayout { FleetLayout(partitions: partitions, replicas: replicas) }
 
-    func connect(name: String) throws -> NATSConnection {
+    func connect(name: String, ioBufferBytes: Int? = nil) throws -> NATSConnection {
         do {
-            return try NATSConnection(servers: servers.split(separator: ",").map(String.init), name: name)
+            return try NATSConnection(servers: servers.split(separator: ",").map(String.init), name: name, ioBufferBytes: ioBufferBytes)
         } catch {
             throw CommandError("\(error)")
         }

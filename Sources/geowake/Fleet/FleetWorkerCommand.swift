@@ -40,6 +40,7 @@ struct FleetWorkerCommand: ParsableCommand {
 
     @OptionGroup var rules: RegionRuleOptions
     @OptionGroup var serviceOptions: ServiceOptions
+    @OptionGroup var tuning: FleetTuningOptions
     @OptionGroup var nats: FleetConnectionOptions
 
     /// The services chosen, each with the options `geowake replay --service …` takes; an option of a
@@ -78,8 +79,9 @@ struct FleetWorkerCommand: ParsableCommand {
         var options = FleetWorker.Options(workerID: workerID, layout: nats.layout, services: try fleetServices(),
                                           regionSet: regionSet, exitWhenIdle: exitWhenIdle.map { Int64($0 * 1000) })
         options.minimumWorkers = waitForWorkers
+        options.timing = tuning.applied(to: options.timing)
         if let regions { options.localRegions = RegionIndex(try RegionLoader.load(regions)) }
-        let connection = try nats.connect(name: "geowake fleet worker \(workerID)")
+        let connection = try nats.connect(name: "geowake fleet worker \(workerID)", ioBufferBytes: tuning.ioBuffer)
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         // A parent that blocks these (a test runner's threads do) hands its mask down through exec.
