@@ -39,7 +39,7 @@ extension ProcessSupervisor {
             let client = key(name)
             guard let connection = daemon.connection(of: client), fetchToldOn[client] != connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
-            daemon.send(ServerNotice.fetch(budgetLeft: left).line, to: client)
+            daemon.emit(.send(connection, ServerNotice.fetch(budgetLeft: left).line, afterSync: false))
             fetchToldOn[client] = connection
         }
     }

@@ -22,7 +22,13 @@ extension Daemon {
     func carryOut(_ batch: [DaemonEffect]) {
         var written: Set<ConnectionID> = []
         for effect in batch { carryOut(effect, written: &written) }
+        flush(&written)
+    }
+
+    /// Writes out what the batch queued so far: before the loop reads another connection or the launcher acts.
+    private func flush(_ written: inout Set<ConnectionID>) {
         for id in written.sorted() { connections[id]?.flush() }
+        written = []
     }
 
     private func carryOut(_ effect: DaemonEffect, written: inout Set<ConnectionID>) {
@@ -54,13 +60,11 @@ extension Daemon {
         case .close(let id):
             connections[id]?.closed = true
         case .takeEarlierRequests(let earlier, let again, let request):
-            for id in written.sorted() { connections[id]?.flush() }
-            written = []
+            flush(&written)
             if let connection = connections[earlier] { takeWaitingRequests(of: connection) }
             feed(.request(again, request[...], after: earlier))
         case .tell(let news):
-            for id in written.sorted() { connections[id]?.flush() }
-            written = []
+            flush(&written)
             tell(news)
         }
     }

@@ -58,6 +58,8 @@ extension Daemon {
     /// the outbox, and the launcher hears of every client that got events (a connected one may be suspended, or on a
     /// budget the event extends).
     func notify(_ events: [(ClientKey, LaunchReason?, String)], queued: [QueuedEvent] = []) {
+        // Most fixes make no event: no map of every session for them.
+        guard !events.isEmpty else { return }
         var connectionOf: [ClientKey: ConnectionID] = [:]
         for (id, session) in sessions { if let client = session.client { connectionOf[client] = id } }
         let afterSync = store.syncPending

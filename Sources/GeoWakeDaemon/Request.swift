@@ -10,7 +10,7 @@ struct Request {
     let connection: ConnectionID
     let session: Session
     /// The connection whose earlier requests were taken before this one (`DaemonEffect.takeEarlierRequests`).
-    var after: ConnectionID?
+    let after: ConnectionID?
     /// When the loop took the request: the time of what it changes that has no fix time of its own.
     let now: Timestamp
     /// For `monitor`: each feature's text as it came, in the order of the parsed features.
@@ -78,6 +78,7 @@ extension Daemon {
             emit(.takeEarlierRequests(of: wait.connection, thenAgain: connection, request: Array(line)))
             return
         } catch {
+            // Mapped as every other operation's failure is.
             result = Self.result { throw error }
         }
         reply(connection, id: parsed.id, result)

@@ -30,12 +30,9 @@ extension Daemon {
         sessions.first { $0.value.client == client }?.key
     }
 
-    /// A line for `client`'s connection, if it has one; which connection it went to.
-    @discardableResult
-    func send(_ line: [UInt8], to client: ClientKey) -> ConnectionID? {
-        guard let id = connection(of: client) else { return nil }
-        emit(.send(id, line, afterSync: false))
-        return id
+    /// A line for `client`'s connection, if it has one.
+    func send(_ line: [UInt8], to client: ClientKey) {
+        if let id = connection(of: client) { emit(.send(id, line, afterSync: false)) }
     }
 
     /// A reply after a commit that waits for the turn's sync waits with it, and so does what follows it.
