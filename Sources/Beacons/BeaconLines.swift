@@ -16,7 +16,8 @@ extension JSONLineWriter {
         endLine()
     }
 
-    public mutating func beaconRegionEventLine(_ event: BeaconRegionEvent) {
+    /// `reason` says why an exit happened other than by the beacon going unseen (`regionRemoved`).
+    public mutating func beaconRegionEventLine(_ event: BeaconRegionEvent, reason: String? = nil) {
         beginObject()
         field("event", event.kind.name)
         field("region", event.regionID)
@@ -24,6 +25,7 @@ extension JSONLineWriter {
         beginObject("beacon")
         beaconIdentity(event.beacon.key)
         endObject()
+        if let reason { field("reason", reason) }
         endLine()
     }
 

@@ -58,14 +58,12 @@ extension Daemon {
             _ = try stopMonitoringRegions(geographicRequest)
         }
         let now = beacons.lastSighting?.time ?? request.now
-        var events: [(ClientKey, LaunchReason?, String)] = []
+        var events: [ClientEvent] = []
         for id in beaconIDs {
             guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }
             var writer = JSONLineWriter(reservingCapacity: 192)
-            writer.beaconRegionEventLine(BeaconRegionEvent(kind: .exit, regionID: id, time: now, beacon: last.beacon))
-            var line = ClientServices.object(&writer)
-            line.removeLast()
-            events.append((client, .beacon, line + ",\"reason\":\"regionRemoved\"}"))
+            writer.beaconRegionEventLine(BeaconRegionEvent(kind: .exit, regionID: id, time: now, beacon: last.beacon), reason: "regionRemoved")
+            events.append(ClientEvent(client: client, launchReason: .beacon, line: ClientServices.object(&writer)))
         }
         try storeWrite { transaction in
             for id in beaconIDs { try transaction.deleteBeaconRegion(id, of: client) }

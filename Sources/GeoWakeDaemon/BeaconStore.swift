@@ -9,11 +9,14 @@ import GeoWakeProtocol
 extension Daemon {
     /// A monitored beacon region as its store record.
     static func storeBeaconRegion(_ transaction: StoreTransaction, _ monitored: BeaconSubscriptions.Monitored) throws {
+        try transaction.save(beaconRegionRecord(monitored))
+    }
+
+    static func beaconRegionRecord(_ monitored: BeaconSubscriptions.Monitored) -> BeaconRegionRecord {
         let sighting = monitored.lastSighting
-        try transaction.save(BeaconRegionRecord(uid: monitored.owner.uid, clientID: monitored.owner.clientID, regionID: monitored.region.id,
-                                                feature: monitored.feature, since: monitored.since?.millisecondsSince1970,
-                                                lastSeen: sighting?.time.millisecondsSince1970,
-                                                beacon: sighting.map { Self.beaconText($0.beacon) }))
+        return BeaconRegionRecord(uid: monitored.owner.uid, clientID: monitored.owner.clientID, regionID: monitored.region.id,
+                                  feature: monitored.feature, since: monitored.since?.millisecondsSince1970,
+                                  lastSeen: sighting?.time.millisecondsSince1970, beacon: sighting.map { Self.beaconText($0.beacon) })
     }
 
     /// Puts every stored beacon region and constraint back, inside ones without an event.

@@ -61,8 +61,8 @@ struct ClientServices {
 
     /// The event lines one fix produces, per client, and the detector memories it changed (to store with them). A
     /// fix without a time is fed at `now`, the daemon's clock; the rest is `replay`'s loop and its event lines.
-    mutating func update(with fix: Fix, at now: Timestamp) -> (events: [(ClientKey, LaunchReason?, String)], memories: [ServiceMemory]) {
-        var out: [(ClientKey, LaunchReason?, String)] = []
+    mutating func update(with fix: Fix, at now: Timestamp) -> (events: [ClientEvent], memories: [ServiceMemory]) {
+        var out: [ClientEvent] = []
         var memories: [ServiceMemory] = []
         var stamped = fix
         if stamped.time == nil { stamped.time = now }
@@ -71,18 +71,18 @@ struct ClientServices {
             var services = byClient[client]!
             Self.feed(&services.standard, stamped, kind: .standard, client, &memories) { update in
                 writer.fixEventLine("location", update.fix)
-                out.append((client, .location, Self.object(&writer)))
+                out.append(ClientEvent(client: client, launchReason: .location, line: Self.object(&writer)))
             }
             Self.feed(&services.significant, stamped, kind: .significant, client, &memories) { change in
                 writer.fixEventLine("significant", change.fix)
-                out.append((client, .significantChange, Self.object(&writer)))
+                out.append(ClientEvent(client: client, launchReason: .significantChange, line: Self.object(&writer)))
             }
             if services.visits != nil {
                 let before = services.visits!.service.memory
                 services.visits!.feed(stamped) { visits in
                     for event in visits {
                         writer.visitLine(event.visit, reportedAt: event.reportedAt)
-                        out.append((client, .visit, Self.object(&writer)))
+                        out.append(ClientEvent(client: client, launchReason: .visit, line: Self.object(&writer)))
                     }
                 }
                 let after = services.visits!.service.memory

@@ -1,12 +1,12 @@
 import Foundation
 import GeoWakeCore
 
-/// The loop's side of the decisions: their effects carried out on the sockets, in the order they were emitted, and
-/// the outbox read for connections that are behind.
+/// The loop's side of the decisions: their effects carried out, in the order they were emitted, on the store (a
+/// batch committed) and the sockets, and the outbox read for connections that are behind.
 extension Daemon {
-    /// Hands the decisions one connection input, taken now, and carries out what they emitted.
-    func feed(_ input: SessionInput) {
-        carryOut(take(input, at: clock.wall()))
+    /// Hands the decisions one input, taken now unless the times are given, and carries out what they emitted.
+    func feed(_ input: DaemonInput, at wall: Timestamp? = nil, monotonic: Double? = nil) {
+        carryOut(take(input, at: wall ?? clock.wall(), monotonic: monotonic ?? clock.monotonic()))
     }
 
     /// Carries out what the decisions emitted since the last call.
@@ -33,6 +33,9 @@ extension Daemon {
 
     private func carryOut(_ effect: DaemonEffect, written: inout Set<ConnectionID>) {
         switch effect {
+        case .store(let batch):
+            let queued = commit(batch)
+            carryOut(take(.stored(batch.events, queued: queued), at: batch.time, monotonic: commitMarks.committed))
         case .send(let id, let line, let afterSync):
             guard let connection = connections[id] else { return }
             if afterSync { connection.holdUntilSync() }

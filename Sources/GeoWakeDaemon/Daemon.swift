@@ -41,6 +41,8 @@ public final class Daemon {
     private var lastConnectionSerial: UInt64 = 0
     /// What the decisions emitted and the loop has not carried out yet (`DaemonEffect`).
     var effects: [DaemonEffect] = []
+    /// When the last `store` effect's writes were done and committed: the fix's latency marks.
+    var commitMarks: (written: Double, committed: Double) = (0, 0)
     var listener: Int32 = -1
     /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
     var deferredAcks: [Request] = []

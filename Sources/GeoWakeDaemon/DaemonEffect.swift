@@ -1,21 +1,14 @@
 import GeoWakeCore
 import GeoWakeProtocol
 
-/// What the socket loop hands the daemon's decisions about connections, one at a time.
-enum SessionInput {
-    case opened(ConnectionID, Peer)
-    /// A whole request line; `after` names the connection whose earlier requests the loop took first, at this one's
-    /// asking (`DaemonEffect.takeEarlierRequests`).
-    case request(ConnectionID, ArraySlice<UInt8>, after: ConnectionID? = nil)
-    /// A line over the protocol's limit: refused, and the connection closed.
-    case lineTooLong(ConnectionID)
-    case closed(ConnectionID)
-}
-
-/// What the daemon's decisions ask of the socket loop. Requests, fixes, sightings and the launcher only emit these
-/// (`Daemon.emit`): none of them holds a socket, so what they decide can be read off as values (`Daemon.take`), and
-/// the loop (`carryOut`) is the one place that writes bytes, closes connections and reads the outbox for them.
+/// What the daemon's decisions ask of the loop. Requests, fixes, sightings and timers only emit these (`Daemon.emit`):
+/// none of them holds a socket or commits a step's events, so what they decide can be read off as values
+/// (`Daemon.take`), and the loop (`carryOut`) is the one place that commits those batches, writes bytes, closes
+/// connections and reads the outbox for them.
 enum DaemonEffect: Equatable {
+    /// One transaction: region states, events, service memories, beacon regions and a trace's position. Once it
+    /// committed, the decisions hear what was queued (`DaemonInput.stored`) and send it.
+    case store(StoreBatch)
     /// A whole line for the connection; with `afterSync`, it and everything queued after it wait for the turn's sync
     /// (a reply saying a synced commit is done must not reach the client before the commit is on disk).
     case send(ConnectionID, [UInt8], afterSync: Bool)

@@ -2,7 +2,7 @@ import GRDB
 
 /// A row of `beaconRegion`: a client's beacon region, its feature text as given, and while it is inside its last
 /// matching sighting (`lastSeen`, and `beacon` as `Daemon.beaconText` writes it).
-struct BeaconRegionRecord: Codable, FetchableRecord, PersistableRecord {
+struct BeaconRegionRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "beaconRegion"
 
     var uid: UInt32

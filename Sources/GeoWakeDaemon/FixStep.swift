@@ -4,7 +4,7 @@ import GeoWakeProtocol
 /// What one fix decided, before anything is stored or sent: each client's events in order, the region states that
 /// changed (with or without an event) and the services' memories to keep.
 struct FixOutcome {
-    var events: [(ClientKey, LaunchReason?, String)] = []
+    var events: [ClientEvent] = []
     var regionChanges: [SharedRegions.Change] = []
     var memories: [ServiceMemory] = []
 }
@@ -31,8 +31,8 @@ struct FixStep {
         outcome.events += serviceEvents
         outcome.memories = memories
         if ended {
-            for client in Set(outcome.events.map(\.0)).union(subscribedClients()).sorted() {
-                outcome.events.append((client, nil, EventLines.status("ended", EventLines.traceEnded, at: now)))
+            for client in Set(outcome.events.map(\.client)).union(subscribedClients()).sorted() {
+                outcome.events.append(ClientEvent(client: client, line: EventLines.status("ended", EventLines.traceEnded, at: now)))
             }
         }
         lastFix = fix
@@ -46,9 +46,9 @@ struct FixStep {
     }
 
     /// A health change as one `status` event for every client with a subscription or a region; it launches no one.
-    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [(ClientKey, LaunchReason?, String)] {
+    func statusEvents(_ change: SourceHealth.Change, at time: Timestamp) -> [ClientEvent] {
         let event = EventLines.status(change.state, change.message, at: time)
-        return subscribedClients().sorted().map { ($0, nil, event) }
+        return subscribedClients().sorted().map { ClientEvent(client: $0, line: event) }
     }
 
     func subscribedClients() -> Set<ClientKey> {

@@ -9,11 +9,12 @@ extension Daemon {
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
     /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
     @discardableResult
-    func enqueue(_ transaction: StoreTransaction, _ events: [(ClientKey, LaunchReason?, String)], now: Timestamp) throws -> [QueuedEvent] {
+    func enqueue(_ transaction: StoreTransaction, _ events: [ClientEvent], now: Timestamp) throws -> [QueuedEvent] {
         var queued: [QueuedEvent] = []
-        for (client, _, event) in events {
-            if let seq = try transaction.appendEvent(event, for: client, at: now.millisecondsSince1970, pendingBelow: limits.maximumPendingEvents) {
-                queued.append(QueuedEvent(client: client, seq: seq, event: event, epoch: transaction.epoch))
+        for event in events {
+            let client = event.client
+            if let seq = try transaction.appendEvent(event.line, for: client, at: now.millisecondsSince1970, pendingBelow: limits.maximumPendingEvents) {
+                queued.append(QueuedEvent(client: client, seq: seq, event: event.line, epoch: transaction.epoch))
                 continue
             }
             guard let books = try transaction.pendingBooks(of: client), !books.disabled else { continue }
@@ -24,8 +25,8 @@ extension Daemon {
                 continue
             }
             if dropped > 0 { queued.append(try reportDropped(transaction, client, dropped, now: now)) }
-            let seq = try transaction.appendEvent(event, for: client, at: now.millisecondsSince1970)
-            queued.append(QueuedEvent(client: client, seq: seq, event: event, epoch: transaction.epoch))
+            let seq = try transaction.appendEvent(event.line, for: client, at: now.millisecondsSince1970)
+            queued.append(QueuedEvent(client: client, seq: seq, event: event.line, epoch: transaction.epoch))
         }
         return queued
     }
@@ -41,9 +42,8 @@ extension Daemon {
     }
 
     private func reportDropped(_ transaction: StoreTransaction, _ client: ClientKey, _ dropped: Int, now: Timestamp) throws -> QueuedEvent {
-        var line = EventLines.status("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)", at: now)
-        line.removeLast()
-        line += ",\"dropped\":\(dropped)}"
+        let line = EventLines.status("eventsDropped", "\(dropped) events were dropped at the pending limit of \(limits.maximumPendingEvents)",
+                                     at: now, dropped: dropped)
         let seq = try transaction.appendEvent(line, for: client, at: now.millisecondsSince1970)
         try transaction.clearDropped(of: client)
         return QueuedEvent(client: client, seq: seq, event: line, epoch: transaction.epoch)

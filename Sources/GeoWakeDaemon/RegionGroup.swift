@@ -109,7 +109,7 @@ struct RegionGroup {
 
     /// A region whose stored state changed in one step, with the event to deliver (nil when none is due: a region
     /// first decided outside, or a change of a region that does not notify it).
-    struct Change {
+    struct Change: Equatable {
         var entry: Entry
         var event: RegionEvent?
     }

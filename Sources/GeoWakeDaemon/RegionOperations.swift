@@ -21,7 +21,7 @@ extension Daemon {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
         let now = lastFix?.time ?? request.now
-        var events: [(ClientKey, LaunchReason?, String)] = []
+        var events: [ClientEvent] = []
         for id in ids {
             guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
             events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])

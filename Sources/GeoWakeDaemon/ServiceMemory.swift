@@ -5,7 +5,7 @@ import LocationServices
 /// One client's detector memory, stored in its subscription row in the same transaction as the events that
 /// changed it. Standard and significant-change memories change only when they deliver; a visit detector's changes
 /// with every fix during a stay.
-struct ServiceMemory {
+struct ServiceMemory: Equatable {
     let client: ClientKey
     let kind: String
     let json: String

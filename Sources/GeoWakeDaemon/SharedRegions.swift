@@ -13,7 +13,7 @@ struct SharedRegions {
         case inside, outside, unknown
     }
 
-    struct Entry {
+    struct Entry: Equatable {
         /// The rowid of the region's row in the store: its state is saved by it, without a search by key.
         var row: Int64
         var owner: ClientKey

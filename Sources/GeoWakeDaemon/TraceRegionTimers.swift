@@ -19,7 +19,7 @@ extension Daemon {
     /// Fires, in order, every region deadline the replay has reached.
     func advanceTraceRegions() {
         while let due = traceRegionDeadline, let delay = source?.replay?.delay(until: due, now: clock.monotonic()), delay <= 0 {
-            advanceRegions(to: due)
+            feed(.regionDeadline, at: due)
             guard regions.nextDeadline != due else { return }
         }
     }

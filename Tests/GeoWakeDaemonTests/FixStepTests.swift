@@ -27,7 +27,7 @@ import Traces
         var events: [String] = []
         for (index, fix) in fixes.enumerated() {
             let outcome = step.take(fix, at: fix.time!, monotonic: Double(index), ended: false)
-            events += outcome.events.filter { $0.0 == client }.map(\.2)
+            events += outcome.events.filter { $0.client == client }.map(\.line)
         }
         return events
     }
@@ -64,9 +64,9 @@ import Traces
         var step = try Self.step()
         let fix = try #require(try Self.fixes().first)
         let outcome = step.take(fix, at: fix.time!, monotonic: 0, ended: true)
-        let ended = outcome.events.filter { $0.2.contains(#""state":"ended""#) }
-        #expect(ended.map(\.0) == [Self.client])
-        #expect(ended.allSatisfy { $0.1 == nil }, "the end launches no one")
+        let ended = outcome.events.filter { $0.line.contains(#""state":"ended""#) }
+        #expect(ended.map(\.client) == [Self.client])
+        #expect(ended.allSatisfy { $0.launchReason == nil }, "the end launches no one")
     }
 
     @Test func aDebouncedEntryFallsDueByTheTimerAloneAndIsSavedWithItsEvent() throws {
@@ -79,7 +79,7 @@ import Traces
         #expect(step.take(fix, at: start, monotonic: 0).events.isEmpty, "the entry waits out its debounce")
         #expect(step.advance(to: start + 3).events.isEmpty)
         let due = step.advance(to: start + 5)
-        #expect(due.events.map(\.0) == [Self.client] && due.events.allSatisfy { $0.2.contains(#""event":"enter""#) })
+        #expect(due.events.map(\.client) == [Self.client] && due.events.allSatisfy { $0.line.contains(#""event":"enter""#) })
         #expect(due.regionChanges.map(\.entry.row) == [7] && due.regionChanges.map(\.entry.state) == [.inside])
     }
 }

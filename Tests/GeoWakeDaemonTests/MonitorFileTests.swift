@@ -4,7 +4,7 @@ import Testing
 /// A `monitor` of a file takes what `geowake regions check` accepts: a lone Feature, and gzip-compressed files.
 @Suite(.serialized) struct MonitorFileTests {
     static func write(_ object: Any, to path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: object))
+        #expect(FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: object)))
     }
 
     @Test func aLoneFeatureFileAndAGzipCompressedCollectionAreMonitored() throws {

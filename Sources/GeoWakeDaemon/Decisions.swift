@@ -1,0 +1,50 @@
+import GeoWakeCore
+import GeoWakeProtocol
+
+/// The daemon's decisions: one input in, taken at the times the loop gives, and the effects it has out. They read no
+/// clock, hold no socket and commit no step's events (those are `store` effects); a request still commits its own
+/// changes, in one transaction with its reply's outcome (`storeWrite`).
+extension Daemon {
+    /// Decides `input` and returns what every decision emitted since the loop last carried effects out. `now` is the
+    /// wall clock's time (a fix's own time comes with the fix), `monotonic` the clock that paces the source's health.
+    func take(_ input: DaemonInput, at now: Timestamp, monotonic: Double) -> [DaemonEffect] {
+        switch input {
+        case .opened(let id, let peer):
+            sessions[id] = Session(peer: peer)
+            emit(.send(id, ServerNotice.hello(protocol: Self.protocolVersion, server: "geowaked", version: Self.version).line, afterSync: false))
+        case .request(let id, let line, let earlier):
+            handle(line, on: id, after: earlier, at: now)
+        case .lineTooLong(let id):
+            reply(id, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
+        case .closed(let id):
+            if let client = sessions.removeValue(forKey: id)?.client { emit(.tell(.connectionClosed(client))) }
+        case .fix(let fix, let replayed):
+            decide(fix, replayed: replayed, at: now, monotonic: monotonic)
+        case .sourceState(let report):
+            if let change = health.observe(report, at: monotonic) { announce(change, at: now) }
+        case .sourceCheck:
+            if let change = health.check(at: monotonic) { announce(change, at: now) }
+        case .regionDeadline:
+            store(StoreBatch(step.advance(to: now), at: now))
+        case .traceSightings(let sightings, let position, let ended):
+            decideTrace(sightings, position: position, ended: ended, at: now)
+        case .scanner(let item):
+            decide(item, at: now)
+        case .beaconDeadline:
+            decideBeaconDeadline(at: now)
+        case .stored(let events, let queued):
+            notify(events, queued: queued)
+        }
+        defer { effects = [] }
+        return effects
+    }
+
+    func emit(_ effect: DaemonEffect) {
+        effects.append(effect)
+    }
+
+    /// A batch with anything to write goes to the loop to be committed; its events are sent once it has been.
+    func store(_ batch: StoreBatch) {
+        if !batch.isEmpty { emit(.store(batch)) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GeoWakeCore
+@testable import GeoWakeDaemon
+import GeoWakeProtocol
+import Logging
+import Testing
+import TestSupport
+
+/// The daemon's decisions about fixes and region timers with no socket and no clock: a fix goes in (`Daemon.take`)
+/// and one `store` effect comes out, with the events, region states and memories it describes; nothing is written
+/// until the loop commits it, and its events go out only once the loop says what was queued (`stored`).
+@Suite struct FixDecisionTests {
+    let directory = TemporaryDirectory()
+    let connection = ConnectionID(serial: 1)
+    let client = ClientKey(uid: 1000, clientID: "org.example.fix")
+    let start = Timestamp(secondsSince1970: 1_700_000_000)
+    let clockReads = SessionDecisionTests.ClockReads()
+
+    func daemon(monitoring rules: String = "") throws -> Daemon {
+        let reads = clockReads
+        let daemon = try Daemon(paths: DaemonPaths(socket: directory.file("geowaked.sock"), state: directory.file("geowake.sqlite")),
+                                trace: nil, speed: 1, durability: .normal, logger: Logger(label: "test"),
+                                clock: DaemonClock(monotonic: { reads.read(); return 0 },
+                                                   wall: { reads.read(); return Timestamp(secondsSince1970: 0) }))
+        for line in [#"{"op":"hello","id":1,"protocol":1}"#, #"{"op":"register","id":2,"client":"org.example.fix"}"#,
+                     #"{"op":"monitor","id":3\#(rules),"features":[{"type":"Feature","id":"depot","properties":{"radius":100},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#] {
+            if line.contains("hello") { _ = daemon.take(.opened(connection, Peer(uid: 1000, gid: 1000, pid: 4242)), at: start, monotonic: 0) }
+            _ = daemon.take(.request(connection, Array(line.utf8)[...]), at: start, monotonic: 0)
+        }
+        try daemon.store.sync()   // as the loop's turn ends: the requests' commits are on disk
+        return daemon
+    }
+
+    func fix(at time: Timestamp, latitude: Double = 52.5) -> Fix {
+        Fix(time: time, coordinate: Coordinate(latitude: latitude, longitude: 13.4), horizontalAccuracy: 5, mode: .threeD)
+    }
+
+    /// The batches among `effects`.
+    func batches(_ effects: [DaemonEffect]) -> [StoreBatch] {
+        effects.compactMap { if case .store(let batch) = $0 { batch } else { nil } }
+    }
+
+    @Test func aFixIntoARegionIsOneStoreBatchAndNothingIsWrittenOrSentBeforeTheLoopCommitsIt() throws {
+        let daemon = try daemon()
+        let reads = clockReads.total
+        let effects = daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
+        #expect(clockReads.total == reads, "a fix's decision reads no clock")
+        let batch = try #require(batches(effects).first)
+        #expect(effects == [.store(batch)], "nothing is sent before the batch is stored")
+        #expect(batch.events.map(\.client) == [client] && batch.events.allSatisfy { $0.launchReason == .region && $0.line.contains(#""event":"enter""#) })
+        #expect(batch.regionChanges.map(\.entry.state) == [.inside] && batch.time == start + 1)
+        #expect(try daemon.store.pendingEvents(client, after: 0, limit: 10).isEmpty, "the decision wrote nothing")
+
+        let queued = daemon.commit(batch)
+        #expect(queued.map(\.event) == batch.events.map(\.line) && queued.map(\.client) == [client])
+        let sent = daemon.take(.stored(batch.events, queued: queued), at: start + 1, monotonic: 1)
+        #expect(sent == [.event(connection, queued[0], afterSync: false), .tell(.eventQueued(client, reason: .region))])
+    }
+
+    @Test func aFixThatChangesNothingStoresNothing() throws {
+        let daemon = try daemon()
+        let first = batches(daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
+        #expect(first.count == 1)
+        #expect(daemon.take(.fix(fix(at: start + 2), replayed: nil), at: start + 2, monotonic: 2).isEmpty)
+        #expect(daemon.take(.regionDeadline, at: start + 3, monotonic: 3).isEmpty, "no change is waiting for a timer")
+    }
+
+    @Test func aDebouncedEntryIsDecidedByTheTimerInputAtTheTimeItIsGiven() throws {
+        let daemon = try daemon(monitoring: #","debounce":4"#)
+        let entered = batches(daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
+        #expect(entered.allSatisfy { $0.events.isEmpty }, "the entry waits out its debounce")
+        #expect(batches(daemon.take(.regionDeadline, at: start + 3, monotonic: 3)).allSatisfy { $0.events.isEmpty })
+        let reads = clockReads.total
+        let due = try #require(batches(daemon.take(.regionDeadline, at: start + 6, monotonic: 6)).first)
+        #expect(clockReads.total == reads)
+        #expect(due.events.map(\.client) == [client] && due.events[0].line.contains(#""event":"enter""#))
+        #expect(due.time == start + 6 && due.regionChanges.map(\.entry.state) == [.inside])
+    }
+
+    @Test func aSilentSourceIsAnnouncedToSubscribedClientsAsAStatusBatch() throws {
+        let daemon = try daemon()
+        _ = daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
+        #expect(daemon.take(.sourceCheck, at: start + 2, monotonic: 2).isEmpty, "one second without a fix is no silence")
+        let silent = try #require(batches(daemon.take(.sourceCheck, at: start + 600, monotonic: 600)).first)
+        #expect(silent.events.map(\.client) == [client] && silent.events[0].launchReason == nil)
+        #expect(silent.events[0].line.contains(#""event":"status""#) && silent.regionChanges.isEmpty)
+    }
+}
