@@ -3,7 +3,7 @@ import GeoWakeProtocol
 /// Acks are applied in one transaction per loop turn instead of one each: a subscriber acks every event, and each
 /// commit is a WAL write on the loop thread that fixes wait behind. A reply still follows its ack's commit, and any
 /// other request first applies the acks before it, so replies keep the order of requests and see every earlier ack.
-extension Daemon {
+extension DaemonCore {
     /// Validates and applies one ack inside a write transaction; the ack reply's result.
     ///
     /// An ack of an earlier epoch (a client that handled events a power cut then took from the store) acknowledges

@@ -3,7 +3,7 @@ import ProcessLifecycle
 
 /// setBackgroundFetch / completeBackgroundFetch: a client asks to be launched or woken now and then to fetch
 /// (iOS's background fetch), and reports what each fetch found.
-extension Daemon {
+extension DaemonCore {
     func setBackgroundFetch(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let fetch = try request.typed(SetBackgroundFetchRequest.init(fields:))

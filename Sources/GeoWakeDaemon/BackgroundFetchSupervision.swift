@@ -37,9 +37,9 @@ extension ProcessSupervisor {
         let now = self.now
         for (name, app) in lifecycle.apps where app.fetch?.isRunning == true {
             let client = key(name)
-            guard let connection = daemon.connection(of: client), fetchToldOn[client] != connection else { continue }
+            guard let connection = daemon.core.connection(of: client), fetchToldOn[client] != connection else { continue }
             let left = lifecycle.budgetLeft(name, at: now) ?? 0
-            daemon.emit(.send(connection, ServerNotice.fetch(budgetLeft: left).line, afterSync: false))
+            daemon.core.emit(.send(connection, ServerNotice.fetch(budgetLeft: left).line, afterSync: false))
             fetchToldOn[client] = connection
         }
     }

@@ -1,7 +1,7 @@
 import GeoWakeProtocol
 
 /// beginBackgroundTask / endBackgroundTask: a launched or thawed client asks for more time than its budget.
-extension Daemon {
+extension DaemonCore {
     func beginBackgroundTask(_ request: Request) throws -> [String: JSONValue] {
         try activation.beginBackgroundTask(try request.client())
     }

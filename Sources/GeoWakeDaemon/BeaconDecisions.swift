@@ -6,7 +6,7 @@ import GeoWakeProtocol
 /// The beacon side's decisions: sightings through `BeaconSubscriptions`; region events and states (and a trace's
 /// position) as one `StoreBatch` per input; range reports straight to connected clients; the source's health as
 /// `status` events for beacon subscribers.
-extension Daemon {
+extension DaemonCore {
     /// A trace's sightings in order; at its end, ranging finishes and beacon subscribers hear that it ended.
     func decideTrace(_ sightings: [BeaconSighting], position: Int, ended: Bool, at now: Timestamp) {
         var outcome = BeaconSubscriptions.Outcome()

@@ -6,7 +6,7 @@ import GeoWakeProtocol
 /// Beacon regions in stopMonitoring, regionState, list, subscriptions, clients, status and unregister;
 /// startRangingBeacons and stopRangingBeacons. `stopMonitoring` (as `monitor`, `MonitorOperation.swift`) splits its
 /// beacon regions from its geographic ones and hands the latter to the geographic op unchanged.
-extension Daemon {
+extension DaemonCore {
     func startRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let constraint = try Self.constraint(request)
@@ -120,12 +120,12 @@ extension Daemon {
         }
     }
 
-    func beaconSourceStatus(_ source: BeaconSource) -> StatusReply.BeaconSource {
+    func beaconSourceStatus(_ description: String) -> StatusReply.BeaconSource {
         let message = beacons.state != "running" && beacons.state != "idle" ? beacons.message : nil
         let sighting = beacons.lastSighting.map { sighting in
             StatusReply.Sighting(time: Self.iso8601(sighting.time), uuid: sighting.beacon.uuid.description, major: Int64(sighting.beacon.major),
                                  minor: Int64(sighting.beacon.minor), rssi: Int64(sighting.rssi))
         }
-        return StatusReply.BeaconSource(description: source.description, state: beacons.state, message: message, lastSighting: sighting)
+        return StatusReply.BeaconSource(description: description, state: beacons.state, message: message, lastSighting: sighting)
     }
 }

@@ -4,25 +4,6 @@ import GeoWakeCore
 import JSONLines
 import GeoWakeProtocol
 
-/// The daemon's beacon side: subscriptions, the source, and the source's health as beacon subscribers last heard it.
-struct DaemonBeacons {
-    var subscriptions: BeaconSubscriptions
-    let source: BeaconSource?
-    /// `idle` while no client monitors or ranges beacons, else `running`, `unavailable` or `ended`.
-    var state = "idle"
-    var message: String?
-    var announced: String?
-    var lastSighting: BeaconSighting?
-
-    init(source: BeaconSource?, exitTimeout: Double) {
-        self.source = source
-        subscriptions = BeaconSubscriptions(exitTimeout: exitTimeout)
-    }
-
-    /// The store's `source` row for a beacon trace's position.
-    var positionKey: String? { source.map { "beacons " + $0.description } }
-}
-
 /// The loop's side of the beacon source: scanning started and stopped by demand, and what is due handed to the
 /// decisions (`BeaconDecisions.swift`): a trace's sightings up to a batch a turn, a live scanner's reports, and the
 /// live exit timeouts on the wall clock.
@@ -31,7 +12,7 @@ extension Daemon {
     static let beaconBatch = 512
 
     func pumpBeacons() {
-        guard let source = beacons.source else { return }
+        guard let source = beaconSource else { return }
         updateDemand()   // a fix trace wanted from this turn on starts now, so both traces start on its clock
         updateBeaconDemand(source)
         if source.isTrace {
@@ -43,26 +24,26 @@ extension Daemon {
             if !sightings.isEmpty { feed(.traceSightings(sightings, position: source.position, ended: source.traceEnded)) }
         } else {
             for item in source.take() { feed(.scanner(item)) }
-            if let due = beacons.subscriptions.nextDeadline, due <= clock.wall() { feed(.beaconDeadline) }
+            if let due = core.beacons.subscriptions.nextDeadline, due <= clock.wall() { feed(.beaconDeadline) }
         }
     }
 
     /// Seconds until the beacon side needs the loop: a trace's next sighting, or a live source's next exit or report.
     func beaconDelay() -> Double? {
-        guard let source = beacons.source, beacons.state != "idle" else { return nil }
+        guard let source = beaconSource, core.beacons.state != "idle" else { return nil }
         if source.isTrace { return source.delay(now: clock.monotonic(), fixOrigin: self.source?.replay?.origin) }
-        return beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - clock.wall().secondsSince1970) }
+        return core.beacons.subscriptions.nextDeadline.map { max(0, $0.secondsSince1970 - clock.wall().secondsSince1970) }
     }
 
-    /// Scanning runs only while some client monitors or ranges beacons.
+    /// Scanning runs only while some client monitors or ranges core.beacons.
     private func updateBeaconDemand(_ source: BeaconSource) {
-        let needed = !beacons.subscriptions.isEmpty
-        if needed && beacons.state == "idle" {
+        let needed = !core.beacons.subscriptions.isEmpty
+        if needed && core.beacons.state == "idle" {
             source.start(now: clock.monotonic())
-            beacons.state = source.traceEnded ? "ended" : beacons.announced ?? "running"
-        } else if !needed && beacons.state != "idle" {
+            core.beacons.state = source.traceEnded ? "ended" : core.beacons.announced ?? "running"
+        } else if !needed && core.beacons.state != "idle" {
             source.stop()
-            beacons.state = "idle"
+            core.beacons.state = "idle"
         }
     }
 }

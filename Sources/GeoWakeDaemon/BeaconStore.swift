@@ -6,7 +6,7 @@ import GeoWakeProtocol
 /// Beacon regions with their monitoring state, and ranging constraints, in the store. A region inside keeps its
 /// last matching sighting (time and beacon), written with the events of the turn that saw it, so a restarted daemon
 /// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
-extension Daemon {
+extension DaemonCore {
     /// A monitored beacon region as its store record.
     static func storeBeaconRegion(_ transaction: StoreTransaction, _ monitored: BeaconSubscriptions.Monitored) throws {
         try transaction.save(beaconRegionRecord(monitored))

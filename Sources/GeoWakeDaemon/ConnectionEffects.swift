@@ -6,14 +6,14 @@ import GeoWakeCore
 extension Daemon {
     /// Hands the decisions one input, taken now unless the times are given, and carries out what they emitted.
     func feed(_ input: DaemonInput, at wall: Timestamp? = nil, monotonic: Double? = nil) {
-        carryOut(take(input, at: wall ?? clock.wall(), monotonic: monotonic ?? clock.monotonic()))
+        carryOut(core.take(input, at: wall ?? clock.wall(), monotonic: monotonic ?? clock.monotonic()))
     }
 
     /// Carries out what the decisions emitted since the last call.
     func carryOut() {
-        while !effects.isEmpty {
-            let batch = effects
-            effects = []
+        while !core.effects.isEmpty {
+            let batch = core.effects
+            core.effects = []
             carryOut(batch)
         }
     }
@@ -35,7 +35,7 @@ extension Daemon {
         switch effect {
         case .store(let batch):
             let queued = commit(batch)
-            carryOut(take(.stored(batch.events, queued: queued), at: batch.time, monotonic: commitMarks.committed))
+            carryOut(core.take(.stored(batch.events, queued: queued), at: batch.time, monotonic: commitMarks.committed))
         case .send(let id, let line, let afterSync):
             guard let connection = connections[id] else { return }
             if afterSync { connection.holdUntilSync() }
@@ -92,7 +92,7 @@ extension Daemon {
 
     /// Sends outbox events after the last delivered one while the connection's buffer has room.
     func deliver(_ connection: Connection) {
-        guard let client = sessions[connection.id]?.client, connection.outboxMayHaveMore, !connection.closed else { return }
+        guard let client = core.sessions[connection.id]?.client, connection.outboxMayHaveMore, !connection.closed else { return }
         // Under `--durability full` the outbox may hold commits not yet synced: they wait for the turn's sync.
         if store.syncPending { connection.holdUntilSync() }
         while connection.hasRoom {

@@ -1,13 +1,14 @@
+import Beacons
 import Foundation
 import GeoWakeCore
 import Geofencing
 import GeoWakeProtocol
 import Logging
 
-/// The daemon: one thread polls the listening socket, every connection and the source's next fix, so requests,
-/// fixes and deliveries never race; every state change and its events commit in one transaction. Its decisions (a
-/// connection's inputs through `take`, a fix through `FixStep`) hold no socket and read no clock: they emit
-/// `DaemonEffect`s, which the loop carries out (`ConnectionEffects`).
+/// The daemon's loop: one thread polls the listening socket, every connection, the sources and the launcher, so
+/// requests, fixes and deliveries never race. It reads the clocks, hands each input to the decisions (`DaemonCore`)
+/// with the times it was taken at, and carries out the effects they return (`ConnectionEffects`, `StoreBatch`): it
+/// holds the sockets, the sources and the launcher, and decides nothing itself.
 public final class Daemon {
     public static let protocolVersion = 1
     public static let version = "0.1.0"
@@ -16,41 +17,21 @@ public final class Daemon {
     let store: DaemonStore
     let logger: Logger
     let activation: ClientActivation
-    let limits: DaemonLimits
     let clock: DaemonClock
     /// The trace, gpsd or serial receiver the fixes come from; none for a daemon that serves beacons alone.
     var source: FixSource?
-    /// The health, regions, services and last fix every fix moves (`FixStep`); the properties below reach into it.
-    var step: FixStep
-    var health: SourceHealth {
-        get { step.health }
-        _modify { yield &step.health }
-    }
-    var regions: SharedRegions {
-        get { step.regions }
-        _modify { yield &step.regions }
-    }
-    var services: ClientServices {
-        get { step.services }
-        _modify { yield &step.services }
-    }
-    var lastFix: Fix? { step.lastFix }
-    /// The loop's sockets, and the decisions' view of the same connections.
+    let beaconSource: BeaconSource?
+    let core: DaemonCore
+    /// The loop's sockets, by the id the decisions know each connection by.
     var connections: [ConnectionID: Connection] = [:]
-    var sessions: [ConnectionID: Session] = [:]
     private var lastConnectionSerial: UInt64 = 0
-    /// What the decisions emitted and the loop has not carried out yet (`DaemonEffect`).
-    var effects: [DaemonEffect] = []
     /// When the last `store` effect's writes were done and committed: the fix's latency marks.
     var commitMarks: (written: Double, committed: Double) = (0, 0)
     var listener: Int32 = -1
-    /// Acks read this loop turn, applied together by `applyDeferredAcks()` before the turn's fix.
-    var deferredAcks: [Request] = []
     /// Every connection reads into this one buffer.
     var readChunk = [UInt8](repeating: 0, count: 65536)
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
-    var beacons: DaemonBeacons
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
@@ -60,20 +41,16 @@ public final class Daemon {
                 clock: DaemonClock = .system) throws {
         self.paths = paths
         self.clock = clock
-        beacons = DaemonBeacons(source: try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed, wall: clock.wall) },
-                                exitTimeout: beaconExitTimeout)
-        source = try live.map { argument throws(ProtocolError) in try FixSource(live: argument, baudRate: baudRate) }
-        step = FixStep(health: SourceHealth(limits: health), regions: try SharedRegions(defaults: regionRules))
-        self.limits = limits
         self.logger = logger
         self.activation = activation
+        self.beaconSource = try beaconSource.map { argument throws(ProtocolError) in try BeaconSource(argument, speed: speed, wall: clock.wall) }
+        source = try live.map { argument throws(ProtocolError) in try FixSource(live: argument, baudRate: baudRate) }
         for path in [paths.socket, paths.state] {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
         store = try DaemonStore(path: paths.state, durability: durability)
-        pipe(&stopPipe)
         if let trace {
             var replayed = try FixSource(trace: trace, speed: speed)
             // A trace resumes after its last processed fix; `restartTrace` replays it from its first.
@@ -83,17 +60,11 @@ public final class Daemon {
             // for them and be ignored, so they start afresh.
             if restartTrace { try store.forgetServiceMemories() }
         }
-        if let key = beacons.positionKey { beacons.source!.position = try store.sourcePosition(key) }
-        try restore()
-        try restoreBeacons()
-    }
-
-    private func restore() throws {
-        for (client, rules) in try store.read(RegionRules.all) {
-            try regions.choose(rules, for: client, at: Timestamp(secondsSince1970: 0))
-        }
-        try regions.restore(owners: store.regionOwners(), reading: store.forEachStoredRegion)
-        try services.restore(from: store)
+        let beacons = DaemonBeacons(sourceDescription: self.beaconSource?.description, exitTimeout: beaconExitTimeout)
+        if let key = beacons.positionKey { self.beaconSource!.position = try store.sourcePosition(key) }
+        core = try DaemonCore(paths: paths, store: store, logger: logger, activation: activation, limits: limits, health: health,
+                              regionRules: regionRules, beacons: beacons, source: source?.facts)
+        pipe(&stopPipe)
     }
 
     /// Serves on the calling thread until `stop()`; `serve()` runs it under swift-service-lifecycle.
@@ -127,7 +98,7 @@ public final class Daemon {
             if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
         }
         if let wake = source?.wakeDescriptor { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-        if let beaconSource = beacons.source { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
+        if let beaconSource { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         let now = clock.monotonic()
         let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
@@ -142,7 +113,7 @@ public final class Daemon {
             if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
         }
         for id in connections.keys.sorted() { serve(connections[id]!) }
-        applyDeferredAcks()
+        feed(.requestsRead)
         advanceTraceRegions()
         pumpSource()
         pumpBeacons()
@@ -286,7 +257,7 @@ public final class Daemon {
     func takeWaitingRequests(of connection: Connection) {
         connection.receive(using: &readChunk)
         while !connection.closed, case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
-        applyDeferredAcks()
+        feed(.requestsRead)
         carryOut()
     }
 
@@ -303,7 +274,7 @@ public final class Daemon {
             while case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
             reads += 1
         } while reads <= Self.lastRequestReads && connection.receive(using: &readChunk)
-        applyDeferredAcks()
+        feed(.requestsRead)
         carryOut()
     }
 

@@ -1,9 +1,9 @@
 import GeoWakeCore
 import GeoWakeProtocol
 
-/// What the daemon's decisions ask of the loop. Requests, fixes, sightings and timers only emit these (`Daemon.emit`):
+/// What the daemon's decisions ask of the loop. Requests, fixes, sightings and timers only emit these (`DaemonCore.emit`):
 /// none of them holds a socket or commits a step's events, so what they decide can be read off as values
-/// (`Daemon.take`), and the loop (`carryOut`) is the one place that commits those batches, writes bytes, closes
+/// (`DaemonCore.take`), and the loop (`carryOut`) is the one place that commits those batches, writes bytes, closes
 /// connections and reads the outbox for them.
 enum DaemonEffect: Equatable {
     /// One transaction: region states, events, service memories, beacon regions and a trace's position. Once it

@@ -2,7 +2,7 @@ import Beacons
 import GeoWakeCore
 import GPSD
 
-/// What the loop hands the daemon's decisions (`Daemon.take`), one at a time, each with the times it was taken at.
+/// What the loop hands the daemon's decisions (`DaemonCore.take`), one at a time, each with the times it was taken at.
 enum DaemonInput {
     case opened(ConnectionID, Peer)
     /// A whole request line; `after` names the connection whose earlier requests the loop took first, at this one's
@@ -11,6 +11,9 @@ enum DaemonInput {
     /// A line over the protocol's limit: refused, and the connection closed.
     case lineTooLong(ConnectionID)
     case closed(ConnectionID)
+    /// The loop read what the connections sent this turn (or what one sent before it goes): the acks among those
+    /// requests are applied together, before the turn's fix (`AckBatch.swift`).
+    case requestsRead
     /// A fix from the source; a trace's says where it is in the trace, stored with the fix's events.
     case fix(Fix, replayed: FixSource.Replayed?)
     /// A live receiver's report of what it is doing (connecting, silent, unavailable…).

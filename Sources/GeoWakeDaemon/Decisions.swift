@@ -4,20 +4,22 @@ import GeoWakeProtocol
 /// The daemon's decisions: one input in, taken at the times the loop gives, and the effects it has out. They read no
 /// clock, hold no socket and commit no step's events (those are `store` effects); a request still commits its own
 /// changes, in one transaction with its reply's outcome (`storeWrite`).
-extension Daemon {
+extension DaemonCore {
     /// Decides `input` and returns what every decision emitted since the loop last carried effects out. `now` is the
     /// wall clock's time (a fix's own time comes with the fix), `monotonic` the clock that paces the source's health.
     func take(_ input: DaemonInput, at now: Timestamp, monotonic: Double) -> [DaemonEffect] {
         switch input {
         case .opened(let id, let peer):
             sessions[id] = Session(peer: peer)
-            emit(.send(id, ServerNotice.hello(protocol: Self.protocolVersion, server: "geowaked", version: Self.version).line, afterSync: false))
+            emit(.send(id, ServerNotice.hello(protocol: Daemon.protocolVersion, server: "geowaked", version: Daemon.version).line, afterSync: false))
         case .request(let id, let line, let earlier):
             handle(line, on: id, after: earlier, at: now)
         case .lineTooLong(let id):
             reply(id, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
         case .closed(let id):
             if let client = sessions.removeValue(forKey: id)?.client { emit(.tell(.connectionClosed(client))) }
+        case .requestsRead:
+            applyDeferredAcks()
         case .fix(let fix, let replayed):
             decide(fix, replayed: replayed, at: now, monotonic: monotonic)
         case .sourceState(let report):

@@ -3,7 +3,7 @@ import GeoWakeProtocol
 
 /// Sources → services → outbox, as decisions: a fix, a region timer or a change of the source's health becomes one
 /// `StoreBatch`; once the loop committed it, `notify` sends what it queued.
-extension Daemon {
+extension DaemonCore {
     /// One fix through the `FixStep`, stored with a trace's position; a trace's last fix tells every client then
     /// subscribed that the replay ended.
     func decide(_ fix: Fix, replayed: FixSource.Replayed?, at wall: Timestamp, monotonic: Double) {
@@ -50,7 +50,7 @@ extension Daemon {
     func subscribed(_ client: ClientKey, on connection: ConnectionID) {
         guard source?.state == .ended, sessions[connection]?.toldTraceEnded == false else { return }
         sessions[connection]?.toldTraceEnded = true
-        let now = lastFix?.time ?? source?.replay?.fixes.last?.time ?? Timestamp(secondsSince1970: 0)
+        let now = lastFix?.time ?? source?.lastFixTime ?? Timestamp(secondsSince1970: 0)
         store(StoreBatch(time: now, events: [ClientEvent(client: client, line: EventLines.status("ended", EventLines.traceEnded, at: now))]))
     }
 }

@@ -4,8 +4,8 @@ import GPSD
 /// Where the daemon's fixes come from, whatever the kind: a trace replayed on its own clock (`TraceReplay`), or gpsd
 /// or a serial NMEA device (`LiveReceiver`), whose threads push what they read into an inbox that wakes the loop. The
 /// loop drives every kind one way: `start` while some client needs fixes, `stop` when none does; it polls
-/// `wakeDescriptor` and sleeps at most `delay`; then `take` hands over what is due as the daemon's inputs, fixes for
-/// `Daemon.process` and state reports for `SourceHealth`.
+/// `wakeDescriptor` and sleeps at most `delay`; then `take` hands over what is due, fixes and state reports, which the
+/// loop gives the decisions as `DaemonInput`s.
 struct FixSource {
     enum Input: Sendable {
         /// A fix; a trace's says where it is in the trace (see `Replayed`), a live one's nil.
@@ -60,6 +60,11 @@ struct FixSource {
     }
 
     var isLive: Bool { replay == nil }
+
+    /// What the decisions know of the source (`DaemonCore.source`); the loop hands it over after every change.
+    var facts: SourceFacts {
+        SourceFacts(description: description, state: state, isLive: isLive, lastFixTime: replay?.fixes.last?.time)
+    }
 
     /// Where a trace resumes: after the fix at `position` (-1: from its first).
     mutating func resume(after position: Int) {
@@ -121,4 +126,14 @@ struct FixSource {
             return receiver.take()
         }
     }
+}
+
+/// The fix source as the decisions see it, without its receiver: what `status` shows, the key of a trace's stored
+/// position, and whether the trace ended.
+struct SourceFacts: Equatable {
+    let description: String
+    var state: FixSource.State
+    let isLive: Bool
+    /// A trace's last dated fix's time; nil for a live receiver.
+    let lastFixTime: Timestamp?
 }

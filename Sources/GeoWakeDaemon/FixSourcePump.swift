@@ -8,17 +8,20 @@ extension Daemon {
     /// The source runs only while some enabled client has a subscription or a region.
     func updateDemand() {
         guard source != nil else { return }
-        if !services.isEmpty || !regions.isEmpty {
+        if !core.services.isEmpty || !core.regions.isEmpty {
             source!.start(now: clock.monotonic())
         } else {
             source!.stop()
         }
+        core.source = source!.facts
     }
 
     func pumpSource() {
         guard let description = source?.description else { return }
         let checkedAt = clock.monotonic()
-        for input in source?.take(now: checkedAt) ?? [] {
+        let inputs = source?.take(now: checkedAt) ?? []
+        core.source = source?.facts
+        for input in inputs {
             switch input {
             case .fix(let fix, let replayed):
                 feed(fix, replayed: replayed)
@@ -36,7 +39,7 @@ extension Daemon {
     /// and sent, logged at `--log-level trace` after the sends, so the log write is not on their way.
     private func feed(_ fix: Fix, replayed: FixSource.Replayed?) {
         let taken = clock.monotonic()
-        let effects = take(.fix(fix, replayed: replayed), at: clock.wall(), monotonic: taken)
+        let effects = core.take(.fix(fix, replayed: replayed), at: clock.wall(), monotonic: taken)
         let computed = clock.monotonic()
         commitMarks = (computed, computed)
         carryOut(effects)
@@ -46,18 +49,12 @@ extension Daemon {
 
     /// Seconds until a debounced change or a dwell falls due, for a live source (a trace keeps its own time).
     func regionDelay() -> Double? {
-        guard source?.isLive == true, let due = regions.nextDeadline else { return nil }
+        guard source?.isLive == true, let due = core.regions.nextDeadline else { return nil }
         return max(0, due.secondsSince1970 - clock.wall().secondsSince1970)
     }
 
     /// Seconds until the loop must look at the source's health again.
     func healthDelay() -> Double? {
-        source?.state == .running ? health.nextCheck(at: clock.monotonic()) : nil
-    }
-
-    /// What `status` shows as the source's state.
-    var sourceStateDescription: String {
-        guard let source, source.state == .running else { return source?.state.rawValue ?? "idle" }
-        return health.state?.rawValue ?? (source.isLive ? "connecting" : "running")
+        source?.state == .running ? core.health.nextCheck(at: clock.monotonic()) : nil
     }
 }

@@ -11,8 +11,8 @@ struct FixOutcome {
 
 /// The state a fix moves: the source's health, every client's regions and services, and the last fix. `take` is the
 /// daemon's step for a fix, `advance` for a region timer: they do no I/O and read no clock (the times are given), so
-/// the same inputs give the same outcomes wherever they are taken; `Daemon.commit` stores an outcome and sends its
-/// events.
+/// the same inputs give the same outcomes wherever they are taken. `DaemonCore` emits an outcome as a `StoreBatch`,
+/// which the loop commits before its events go out.
 struct FixStep {
     var health: SourceHealth
     var regions: SharedRegions

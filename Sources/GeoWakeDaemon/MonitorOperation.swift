@@ -15,7 +15,7 @@ struct MonitorFeatures {
 
 /// `monitor`: its beacon regions are monitored here, its geographic ones by `monitorRegions`; a feature the client
 /// monitors already, unchanged, is kept as it is.
-extension Daemon {
+extension DaemonCore {
     func monitor(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         let rules = try RegionRules(request: request.fields)

@@ -14,7 +14,7 @@ enum Operation: String, CaseIterable {
     var subscribes: Bool { [.startStandard, .startSignificant, .startVisits, .monitor].contains(self) }
 }
 
-extension Daemon {
+extension DaemonCore {
     func perform(_ operation: Operation, _ request: Request) throws -> [String: JSONValue] {
         switch operation {
         case .hello: try hello(request)

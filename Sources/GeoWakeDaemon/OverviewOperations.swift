@@ -9,7 +9,7 @@ struct Subscriptions {
 }
 
 /// list, status, clients, subscriptions, disable, enable: each sees only the caller uid's clients.
-extension Daemon {
+extension DaemonCore {
     func list(_ request: Request) throws -> [String: JSONValue] {
         let client = try request.client()
         return try addingBeacons(to: subscriptions(of: client), of: client, request)
@@ -30,7 +30,7 @@ extension Daemon {
                                 horizontalAccuracy: fix.horizontalAccuracy)
         }
         return StatusReply(source: StatusReply.Source(description: source?.description ?? "none", state: sourceStateDescription, lastFix: lastFix),
-                           beaconSource: beacons.source.map(beaconSourceStatus), clients: try clients(of: request.session.peer.uid)).fields
+                           beaconSource: beacons.sourceDescription.map(beaconSourceStatus), clients: try clients(of: request.session.peer.uid)).fields
     }
 
     func disable(_ request: Request) throws -> [String: JSONValue] {

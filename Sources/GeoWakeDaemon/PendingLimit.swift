@@ -5,7 +5,7 @@ import GeoWakeProtocol
 /// The pending-events limit. A client's pending count is `lastSeq - ackedThrough` (sequence numbers are gapless), so
 /// admitting an event costs one row read, not a count of the outbox. Events past the limit are counted in `dropped`;
 /// once there is room, an `eventsDropped` status event with that count is queued before the next event.
-extension Daemon {
+extension DaemonCore {
     /// Writes events of enabled clients to their outboxes within the pending limit; call inside a write transaction.
     /// Returns what was queued, with sequence numbers, for `notify` to send once the transaction committed.
     @discardableResult

@@ -208,8 +208,8 @@ public final class ProcessSupervisor: ClientActivation {
         if let daemon {
             for (name, app) in lifecycle.apps where app.options.hasBackgroundMode {
                 let client = key(name)
-                let active = (app.options.locationInBackground && daemon.services.configuration(of: .standard, for: client) != nil)
-                    || (app.options.bluetoothInBackground && daemon.beacons.subscriptions.ranging[client] != nil)
+                let active = (app.options.locationInBackground && daemon.core.services.configuration(of: .standard, for: client) != nil)
+                    || (app.options.bluetoothInBackground && daemon.core.beacons.subscriptions.ranging[client] != nil)
                 if active != app.continuousLocation { lifecycle.continuousLocation(name, active: active, at: now) }
             }
         }
@@ -232,7 +232,7 @@ public final class ProcessSupervisor: ClientActivation {
             case .kill(let name): send(.kill, to: key(name))
             case .expirationWarning(let name):
                 let left = lifecycle.budgetLeft(name, at: clock()) ?? 0
-                daemon?.send(ServerNotice.expiring(budgetLeft: left).line, to: key(name))
+                daemon?.core.send(ServerNotice.expiring(budgetLeft: left).line, to: key(name))
             case .fetch: break   // told at the end of the turn, or once its process registers (sendFetchNotices)
             }
         }

@@ -6,7 +6,7 @@ import CPeerFiles
 import GeoWakeProtocol
 
 /// monitor, stopMonitoring, regionState of geographic regions (`BeaconOperations` splits off the beacon ones).
-extension Daemon {
+extension DaemonCore {
     static let maximumRegionsPerClient = 10_000
 
     /// A `stopMonitoring` request's ids.

@@ -45,7 +45,7 @@ struct EarlierRequestsFirst: Error {
     let connection: ConnectionID
 }
 
-extension Daemon {
+extension DaemonCore {
     func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, at now: Timestamp) {
         guard let session = sessions[connection] else { return }
         guard let parsed = RequestLine(line) else {

@@ -1,7 +1,7 @@
 import GeoWakeProtocol
 
 /// start/stop of the standard, significant-change and visit services.
-extension Daemon {
+extension DaemonCore {
     /// Starting a service again with its options unchanged keeps its state (a relaunched subscriber starts its
     /// services again); other options start it afresh.
     func startService(_ kind: ServiceKind, _ request: Request) throws -> [String: JSONValue] {

@@ -2,17 +2,17 @@ import GeoWakeCore
 import GeoWakeProtocol
 
 /// hello, register, unregister, ack.
-extension Daemon {
+extension DaemonCore {
     static let maximumClientsPerUID = 1000
 
     func hello(_ request: Request) throws -> [String: JSONValue] {
         guard !request.session.saidHello else { throw ProtocolError.badRequest("hello was already sent") }
         let version = try request.typed(HelloRequest.init(fields:)).version
-        guard version == Int64(Self.protocolVersion) else {
-            throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Self.protocolVersion), not \(version)", closes: true)
+        guard version == Int64(Daemon.protocolVersion) else {
+            throw ProtocolError("protocolMismatch", "geowaked speaks protocol \(Daemon.protocolVersion), not \(version)", closes: true)
         }
         sessions[request.connection]?.saidHello = true
-        return HelloReply(version: Int64(Self.protocolVersion), uid: Int64(request.session.peer.uid)).fields
+        return HelloReply(version: Int64(Daemon.protocolVersion), uid: Int64(request.session.peer.uid)).fields
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.

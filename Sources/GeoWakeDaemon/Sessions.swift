@@ -2,7 +2,7 @@ import GeoWakeCore
 import GeoWakeProtocol
 
 /// What the decisions about connections share: finding a client's connection, and sending to it.
-extension Daemon {
+extension DaemonCore {
     /// The connection registered as `client`, if one is.
     func connection(of client: ClientKey) -> ConnectionID? {
         sessions.first { $0.value.client == client }?.key

@@ -34,7 +34,7 @@ extension Daemon {
             try store.write { transaction in
                 try transaction.saveRegionStates(batch.regionChanges)
                 for record in batch.beaconRegions { try transaction.save(record) }
-                queued = try enqueue(transaction, batch.events, now: batch.time)
+                queued = try core.enqueue(transaction, batch.events, now: batch.time)
                 for memory in batch.memories { try transaction.save(memory) }
                 if let position = batch.sourcePosition { try transaction.setSourcePosition(position.position, of: position.source) }
                 commitMarks.written = clock.monotonic()

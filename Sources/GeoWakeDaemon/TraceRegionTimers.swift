@@ -7,8 +7,8 @@ extension Daemon {
     /// The next region deadline strictly before the trace's next fix (one at the fix's own instant is the fix's to
     /// decide). None before this run's first fix: a monitor fires nothing until it has a position.
     private var traceRegionDeadline: Timestamp? {
-        guard let replay = source?.replay, !replay.ended, source?.state == .running, lastFix != nil,
-              let due = regions.nextDeadline, due < replay.nextTime else { return nil }
+        guard let replay = source?.replay, !replay.ended, source?.state == .running, core.lastFix != nil,
+              let due = core.regions.nextDeadline, due < replay.nextTime else { return nil }
         return due
     }
 
@@ -20,7 +20,7 @@ extension Daemon {
     func advanceTraceRegions() {
         while let due = traceRegionDeadline, let delay = source?.replay?.delay(until: due, now: clock.monotonic()), delay <= 0 {
             feed(.regionDeadline, at: due)
-            guard regions.nextDeadline != due else { return }
+            guard core.regions.nextDeadline != due else { return }
         }
     }
 }

@@ -6,7 +6,7 @@ import Logging
 import Testing
 import TestSupport
 
-/// The daemon's decisions about fixes and region timers with no socket and no clock: a fix goes in (`Daemon.take`)
+/// The daemon's decisions about fixes and region timers with no socket and no clock: a fix goes in (`DaemonCore.take`)
 /// and one `store` effect comes out, with the events, region states and memories it describes; nothing is written
 /// until the loop commits it, and its events go out only once the loop says what was queued (`stored`).
 @Suite struct FixDecisionTests {
@@ -24,8 +24,8 @@ import TestSupport
                                                    wall: { reads.read(); return Timestamp(secondsSince1970: 0) }))
         for line in [#"{"op":"hello","id":1,"protocol":1}"#, #"{"op":"register","id":2,"client":"org.example.fix"}"#,
                      #"{"op":"monitor","id":3\#(rules),"features":[{"type":"Feature","id":"depot","properties":{"radius":100},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#] {
-            if line.contains("hello") { _ = daemon.take(.opened(connection, Peer(uid: 1000, gid: 1000, pid: 4242)), at: start, monotonic: 0) }
-            _ = daemon.take(.request(connection, Array(line.utf8)[...]), at: start, monotonic: 0)
+            if line.contains("hello") { _ = daemon.core.take(.opened(connection, Peer(uid: 1000, gid: 1000, pid: 4242)), at: start, monotonic: 0) }
+            _ = daemon.core.take(.request(connection, Array(line.utf8)[...]), at: start, monotonic: 0)
         }
         try daemon.store.sync()   // as the loop's turn ends: the requests' commits are on disk
         return daemon
@@ -43,7 +43,7 @@ import TestSupport
     @Test func aFixIntoARegionIsOneStoreBatchAndNothingIsWrittenOrSentBeforeTheLoopCommitsIt() throws {
         let daemon = try daemon()
         let reads = clockReads.total
-        let effects = daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
+        let effects = daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
         #expect(clockReads.total == reads, "a fix's decision reads no clock")
         let batch = try #require(batches(effects).first)
         #expect(effects == [.store(batch)], "nothing is sent before the batch is stored")
@@ -53,25 +53,25 @@ import TestSupport
 
         let queued = daemon.commit(batch)
         #expect(queued.map(\.event) == batch.events.map(\.line) && queued.map(\.client) == [client])
-        let sent = daemon.take(.stored(batch.events, queued: queued), at: start + 1, monotonic: 1)
+        let sent = daemon.core.take(.stored(batch.events, queued: queued), at: start + 1, monotonic: 1)
         #expect(sent == [.event(connection, queued[0], afterSync: false), .tell(.eventQueued(client, reason: .region))])
     }
 
     @Test func aFixThatChangesNothingStoresNothing() throws {
         let daemon = try daemon()
-        let first = batches(daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
+        let first = batches(daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
         #expect(first.count == 1)
-        #expect(daemon.take(.fix(fix(at: start + 2), replayed: nil), at: start + 2, monotonic: 2).isEmpty)
-        #expect(daemon.take(.regionDeadline, at: start + 3, monotonic: 3).isEmpty, "no change is waiting for a timer")
+        #expect(daemon.core.take(.fix(fix(at: start + 2), replayed: nil), at: start + 2, monotonic: 2).isEmpty)
+        #expect(daemon.core.take(.regionDeadline, at: start + 3, monotonic: 3).isEmpty, "no change is waiting for a timer")
     }
 
     @Test func aDebouncedEntryIsDecidedByTheTimerInputAtTheTimeItIsGiven() throws {
         let daemon = try daemon(monitoring: #","debounce":4"#)
-        let entered = batches(daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
+        let entered = batches(daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1))
         #expect(entered.allSatisfy { $0.events.isEmpty }, "the entry waits out its debounce")
-        #expect(batches(daemon.take(.regionDeadline, at: start + 3, monotonic: 3)).allSatisfy { $0.events.isEmpty })
+        #expect(batches(daemon.core.take(.regionDeadline, at: start + 3, monotonic: 3)).allSatisfy { $0.events.isEmpty })
         let reads = clockReads.total
-        let due = try #require(batches(daemon.take(.regionDeadline, at: start + 6, monotonic: 6)).first)
+        let due = try #require(batches(daemon.core.take(.regionDeadline, at: start + 6, monotonic: 6)).first)
         #expect(clockReads.total == reads)
         #expect(due.events.map(\.client) == [client] && due.events[0].line.contains(#""event":"enter""#))
         #expect(due.time == start + 6 && due.regionChanges.map(\.entry.state) == [.inside])
@@ -79,9 +79,9 @@ import TestSupport
 
     @Test func aSilentSourceIsAnnouncedToSubscribedClientsAsAStatusBatch() throws {
         let daemon = try daemon()
-        _ = daemon.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
-        #expect(daemon.take(.sourceCheck, at: start + 2, monotonic: 2).isEmpty, "one second without a fix is no silence")
-        let silent = try #require(batches(daemon.take(.sourceCheck, at: start + 600, monotonic: 600)).first)
+        _ = daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
+        #expect(daemon.core.take(.sourceCheck, at: start + 2, monotonic: 2).isEmpty, "one second without a fix is no silence")
+        let silent = try #require(batches(daemon.core.take(.sourceCheck, at: start + 600, monotonic: 600)).first)
         #expect(silent.events.map(\.client) == [client] && silent.events[0].launchReason == nil)
         #expect(silent.events[0].line.contains(#""event":"status""#) && silent.regionChanges.isEmpty)
     }

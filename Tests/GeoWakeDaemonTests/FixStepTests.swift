@@ -22,7 +22,7 @@ import Traces
         return step
     }
 
-    /// Every fix of the trace through `step`, as `Daemon.process` takes them; the client's events in order.
+    /// Every fix of the trace through `step`, as `DaemonCore.take` takes them; the client's events in order.
     static func events(_ step: inout FixStep, fixes: [Fix]) -> [String] {
         var events: [String] = []
         for (index, fix) in fixes.enumerated() {

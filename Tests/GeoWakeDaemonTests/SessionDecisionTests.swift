@@ -6,7 +6,7 @@ import Logging
 import Testing
 import TestSupport
 
-/// The daemon's decisions about connections with no socket: inputs in (`Daemon.take`), effects out. Only the store
+/// The daemon's decisions about connections with no socket: inputs in (`DaemonCore.take`), effects out. Only the store
 /// is real (a SQLite file); nothing listens, and no clock is read.
 @Suite struct SessionDecisionTests {
     let directory = TemporaryDirectory()
@@ -32,7 +32,7 @@ import TestSupport
     }
 
     func request(_ daemon: Daemon, _ connection: ConnectionID, _ line: String, after: ConnectionID? = nil) -> [DaemonEffect] {
-        daemon.take(.request(connection, Array(line.utf8)[...], after: after), at: now, monotonic: 0)
+        daemon.core.take(.request(connection, Array(line.utf8)[...], after: after), at: now, monotonic: 0)
     }
 
     /// The reply lines among `effects` for `connection`, parsed.
@@ -44,14 +44,14 @@ import TestSupport
     }
 
     func registered(_ daemon: Daemon, _ connection: ConnectionID, as client: String) throws -> [DaemonEffect] {
-        _ = daemon.take(.opened(connection, peer), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(connection, peer), at: now, monotonic: 0)
         _ = request(daemon, connection, #"{"op":"hello","id":1,"protocol":1}"#)
         return request(daemon, connection, #"{"op":"register","id":2,"client":"\#(client)"}"#)
     }
 
     @Test func anOpenedConnectionIsGreetedAndARequestBeforeHelloIsRefused() throws {
         let daemon = try daemon()
-        let greeting = try replies(daemon.take(.opened(first, peer), at: now, monotonic: 0), to: first)
+        let greeting = try replies(daemon.core.take(.opened(first, peer), at: now, monotonic: 0), to: first)
         #expect(greeting.first?["type"]?.string == "hello" && greeting.first?["server"]?.string == "geowaked")
         let refused = try replies(request(daemon, first, #"{"op":"list","id":7}"#), to: first)
         #expect(refused.first?["error"]?.object?["code"]?.string == "helloRequired")
@@ -65,13 +65,13 @@ import TestSupport
         #expect(effects.contains(.readOutbox(first, fromStart: true)))
         let client = ClientKey(uid: 1000, clientID: "org.example.one")
         #expect(effects.contains(.tell(.connectionOpened(client, pid: 4242, launchedFor: nil))))
-        #expect(daemon.sessions[first]?.client == ClientKey(uid: 1000, clientID: "org.example.one"))
+        #expect(daemon.core.sessions[first]?.client == ClientKey(uid: 1000, clientID: "org.example.one"))
     }
 
     @Test func registeringAsAConnectedClientWaitsForTheOtherConnectionsEarlierRequests() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
-        _ = daemon.take(.opened(second, peer), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(second, peer), at: now, monotonic: 0)
         _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
         let line = #"{"op":"register","id":2,"client":"org.example.one"}"#
         let asked = request(daemon, second, line)
@@ -80,14 +80,14 @@ import TestSupport
         // to take over from, and the client stays the first connection's.
         let busy = try replies(request(daemon, second, line, after: first), to: second)
         #expect(busy.first?["error"]?.object?["code"]?.string == "clientBusy")
-        #expect(daemon.sessions[first]?.client != nil && daemon.sessions[second]?.client == nil)
+        #expect(daemon.core.sessions[first]?.client != nil && daemon.core.sessions[second]?.client == nil)
         #expect(clockReads.total == 0)
     }
 
     @Test func aLineTooLongIsRefusedAndTheConnectionClosesAfterTheReply() throws {
         let daemon = try daemon()
-        _ = daemon.take(.opened(first, peer), at: now, monotonic: 0)
-        let effects = daemon.take(.lineTooLong(first), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(first, peer), at: now, monotonic: 0)
+        let effects = daemon.core.take(.lineTooLong(first), at: now, monotonic: 0)
         #expect(try replies(effects, to: first).first?["error"]?.object?["code"]?.string == "messageTooLarge")
         #expect(effects.last == .closeAfterSending(first))
     }
@@ -95,7 +95,7 @@ import TestSupport
     @Test func disablingAClientClosesItsConnectionOnceItsQueuedLinesAreSentAndTellsTheLauncher() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
-        _ = daemon.take(.opened(second, peer), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(second, peer), at: now, monotonic: 0)
         _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
         let effects = request(daemon, second, #"{"op":"disable","id":3,"client":"org.example.one"}"#)
         #expect(effects.contains(.closeAfterSending(first)))
@@ -106,16 +106,16 @@ import TestSupport
     @Test func aClosedConnectionsClientIsNoLongerConnectedAndTheLauncherHearsSo() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
-        _ = daemon.take(.opened(second, peer), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(second, peer), at: now, monotonic: 0)
         _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
         func connected() throws -> Bool? {
             try replies(request(daemon, second, #"{"op":"clients","id":4}"#), to: second).first?["result"]?.object?["clients"]?
                 .array?.first?.object?["connected"]?.bool
         }
         #expect(try connected() == true)
-        #expect(daemon.take(.closed(first), at: now, monotonic: 0) == [.tell(.connectionClosed(ClientKey(uid: 1000, clientID: "org.example.one")))])
+        #expect(daemon.core.take(.closed(first), at: now, monotonic: 0) == [.tell(.connectionClosed(ClientKey(uid: 1000, clientID: "org.example.one")))])
         #expect(try connected() == false)
-        #expect(daemon.sessions[first] == nil)
+        #expect(daemon.core.sessions[first] == nil)
         #expect(clockReads.total == 0)
     }
 }
