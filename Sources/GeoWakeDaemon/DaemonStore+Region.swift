@@ -6,11 +6,19 @@ import GRDBSQLite
 
 /// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
 extension StoreTransaction {
-    /// A region a `monitor` added, undecided until a fix; its row's rowid.
-    func insertRegion(_ regionID: String, feature: String, of client: ClientKey) throws -> Int64 {
-        try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
-            .bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
-        return db.lastInsertedRowID
+    /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
+    /// rowids. One statement for all, bound again for each row: looked up by its text for each, the cached statement
+    /// cost a hash of that text a row.
+    func insertRegions(_ regionIDs: [String], features: [String], of client: ClientKey) throws -> [Int64] {
+        precondition(regionIDs.count == features.count, "a feature text for each region")
+        let insert = try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
+        var rows: [Int64] = []
+        rows.reserveCapacity(regionIDs.count)
+        for (regionID, feature) in zip(regionIDs, features) {
+            try insert.bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
+            rows.append(db.lastInsertedRowID)
+        }
+        return rows
     }
 
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows

@@ -121,15 +121,21 @@ public enum RegionLoader {
     private static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
                              id: ((Int) -> [UInt8])? = nil, into ingest: FeatureIngest,
                              progress: (Int) -> Void) throws(RegionLoadError) {
-        if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
-        var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
-        try reader.readFeatures(progress: progress) { number, draft in
+        try read(bytes, name: name, options: options, numbering: numbering, progress: progress) { number, draft in
             if let id {
                 draft.id = id(number)
                 draft.hasID = true
             }
             guard ingest.put(number, &draft) else { throw IngestStopped() }
         }
+    }
+
+    /// Reads a document's features, each handed to `put` with its number; `put` throws `InvalidRegion` to refuse one.
+    static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
+                     progress: (Int) -> Void, _ put: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
+        if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
+        var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
+        try reader.readFeatures(progress: progress, put)
     }
 
     /// Thrown into the reader once a feature has failed, to stop it.
