@@ -69,17 +69,20 @@ extension DaemonStore {
     /// row's bytes with its entry. The rows are read through SQLite's C API on a second thread, a batch ahead of
     /// `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing thread).
     func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
-        let batches = ReadAhead<StoredRegionBatch> { [self] put in
+        let batches = ReadAhead<StoredRegionBatch> { [self] put, spare in
+            func next() -> StoredRegionBatch {
+                guard var batch = spare() else { return StoredRegionBatch() }
+                batch.removeAll()
+                return batch
+            }
             try read { db in
-                let statement = try db.cachedStatement(sql: """
-                    SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
-                    """)
-                var batch = StoredRegionBatch()
+                let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+                var batch = next()
                 for owner in owners {
                     try batch.read(statement, owner: owner, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
-                        batch = StoredRegionBatch()
+                        batch = next()
                     }
                 }
                 _ = put(batch)
@@ -94,6 +97,7 @@ extension DaemonStore {
                         start = end
                     }
                 }
+                batches.recycle(batch)
             }
         } catch {
             batches.cancel()
@@ -105,6 +109,8 @@ extension DaemonStore {
 /// Stored regions read ahead for a restart: their features' bytes one after another, and their entries.
 struct StoredRegionBatch {
     static let size = 4096
+    /// One owner's rows, as `read` takes them.
+    static let query = "SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
 
     var features: [UInt8] = []
     var ends: [Int] = []
@@ -114,6 +120,13 @@ struct StoredRegionBatch {
         features.reserveCapacity(Self.size * 256)
         ends.reserveCapacity(Self.size)
         entries.reserveCapacity(Self.size)
+    }
+
+    /// Empties the batch, keeping its capacity, to read into it again.
+    mutating func removeAll() {
+        features.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// Appends the rows of one owner.

@@ -97,6 +97,24 @@ import Testing
         #expect(regions.count(of: owner) == 0 && !owners.contains(owner))
     }
 
+    /// The read-ahead fills batches the restore has done with again.
+    @Test func aBatchEmptiedAndReadAgainHoldsOnlyTheRowsReadLast() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try store.read { db in
+            let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+            var fresh = StoredRegionBatch(), reused = StoredRegionBatch()
+            try fresh.read(statement, owner: Self.owners[1], db)
+            try reused.read(statement, owner: Self.owners[0], db)
+            try reused.read(statement, owner: Self.owners[2], db)
+            reused.removeAll()
+            try reused.read(statement, owner: Self.owners[1], db)
+            #expect(reused.features == fresh.features && reused.ends == fresh.ends)
+            #expect(reused.entries.map(\.row) == fresh.entries.map(\.row) && reused.entries.map(\.regionID) == fresh.entries.map(\.regionID))
+            #expect(reused.entries.count == Self.perOwner && reused.entries.allSatisfy { $0.owner == Self.owners[1] })
+        }
+    }
+
     @Test func anErrorWhileReadingStopsTheReadAheadAndIsThrown() throws {
         let (store, directory) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: directory) }
