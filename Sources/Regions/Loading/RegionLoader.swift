@@ -70,7 +70,9 @@ public enum RegionLoader {
 
     /// Loads features handed over one at a time, each its own document (a lone Feature) with the id it goes under:
     /// the daemon's restart reads them straight out of its store's rows, never gathering them into one document.
-    /// `features` calls `put` with each; an error it throws fails the load, named `name`.
+    /// `features` calls `put` with each; an error it throws fails the load, named `name`. The store keeps its spare
+    /// capacity: the index built over it (`RegionIndex(_:)`) trims it once it has laid the shapes out, and trimming it
+    /// here as well copied every array once more, a twentieth of a restart.
     package static func load(name: String, options: RegionLoadOptions = RegionLoadOptions(),
                              features: (_ put: (_ feature: UnsafeRawBufferPointer, _ id: [UInt8]) throws(RegionLoadError) -> Void) throws -> Void)
         throws(RegionLoadError) -> RegionStore {
@@ -97,7 +99,6 @@ public enum RegionLoader {
             }
         }
         loaded.appendMissingBands()
-        loaded.shrinkToFit()
         return loaded
     }
 
