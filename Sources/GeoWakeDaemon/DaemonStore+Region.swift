@@ -6,11 +6,19 @@ import GRDBSQLite
 
 /// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
 extension StoreTransaction {
-    /// A region a `monitor` added, undecided until a fix; its row's rowid.
-    func insertRegion(_ regionID: String, feature: String, of client: ClientKey) throws -> Int64 {
-        try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
-            .bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
-        return db.lastInsertedRowID
+    /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
+    /// rowids. One statement for all, bound again for each row: looked up by its text for each, the cached statement
+    /// cost a hash of that text a row.
+    func insertRegions(_ regionIDs: [String], features: [String], of client: ClientKey) throws -> [Int64] {
+        precondition(regionIDs.count == features.count, "a feature text for each region")
+        let insert = try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
+        var rows: [Int64] = []
+        rows.reserveCapacity(regionIDs.count)
+        for (regionID, feature) in zip(regionIDs, features) {
+            try insert.bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
+            rows.append(db.lastInsertedRowID)
+        }
+        return rows
     }
 
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
@@ -61,17 +69,20 @@ extension DaemonStore {
     /// row's bytes with its entry. The rows are read through SQLite's C API on a second thread, a batch ahead of
     /// `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing thread).
     func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
-        let batches = ReadAhead<StoredRegionBatch> { [self] put in
+        let batches = ReadAhead<StoredRegionBatch> { [self] put, spare in
+            func next() -> StoredRegionBatch {
+                guard var batch = spare() else { return StoredRegionBatch() }
+                batch.removeAll()
+                return batch
+            }
             try read { db in
-                let statement = try db.cachedStatement(sql: """
-                    SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID
-                    """)
-                var batch = StoredRegionBatch()
+                let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+                var batch = next()
                 for owner in owners {
                     try batch.read(statement, owner: owner, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
-                        batch = StoredRegionBatch()
+                        batch = next()
                     }
                 }
                 _ = put(batch)
@@ -86,6 +97,7 @@ extension DaemonStore {
                         start = end
                     }
                 }
+                batches.recycle(batch)
             }
         } catch {
             batches.cancel()
@@ -97,6 +109,8 @@ extension DaemonStore {
 /// Stored regions read ahead for a restart: their features' bytes one after another, and their entries.
 struct StoredRegionBatch {
     static let size = 4096
+    /// One owner's rows, as `read` takes them.
+    static let query = "SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
 
     var features: [UInt8] = []
     var ends: [Int] = []
@@ -106,6 +120,13 @@ struct StoredRegionBatch {
         features.reserveCapacity(Self.size * 256)
         ends.reserveCapacity(Self.size)
         entries.reserveCapacity(Self.size)
+    }
+
+    /// Empties the batch, keeping its capacity, to read into it again.
+    mutating func removeAll() {
+        features.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// Appends the rows of one owner.

@@ -1,16 +1,9 @@
 import JSONText
 
-/// The text of each GeoJSON feature as the client sent it, cut from the bytes it came in: what the daemon stores for
-/// a region and hands to the region loader, without writing the parsed features out again (that took two thirds of
-/// a `monitor` of 1,000 regions).
+/// The text of each GeoJSON feature of a file as the client wrote it, cut from the file's bytes: what the daemon stores
+/// for a region and hands to the region loader, without writing the parsed features out again (that took two thirds
+/// of a `monitor` of 1,000 regions). A request line's own features are cut as it is read (`RequestLine`).
 enum FeatureTexts {
-    /// The features of a `monitor` request's `features` value: a FeatureCollection or an array of features. Nil when
-    /// it is neither (the parsed request then says what is wrong).
-    static func ofValue(_ bytes: UnsafeRawBufferPointer) -> [String]? {
-        var scanner = JSONScanner(bytes)
-        return try? features(&scanner)
-    }
-
     /// The features of a GeoJSON document: a FeatureCollection's, or a lone Feature itself.
     static func ofDocument(_ bytes: UnsafeRawBufferPointer) -> [String]? {
         var scanner = JSONScanner(bytes)

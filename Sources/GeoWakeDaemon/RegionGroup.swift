@@ -47,9 +47,14 @@ struct RegionGroup {
     /// with its stored state: inside is restored into the monitor without an event, so a restart never repeats an
     /// `enter`.
     mutating func add(validated regions: [Region], _ entries: [Entry]) throws -> [RegionHandle] {
-        let handles = try monitor.add(validated: regions)
-        for (handle, (region, entry)) in zip(handles, zip(regions, entries)) {
-            register(handle, quiet: !region.notifyOnEntry || !region.notifyOnExit, entry)
+        try add(validated: regions.map(FeatureDraft.init), entries)
+    }
+
+    /// The same for drafts a loader validated (a `monitor` request's), with no `Region` made for them.
+    mutating func add(validated drafts: [FeatureDraft], _ entries: [Entry]) throws -> [RegionHandle] {
+        let handles = try monitor.add(validated: drafts)
+        for (handle, (draft, entry)) in zip(handles, zip(drafts, entries)) {
+            register(handle, quiet: !draft.notifyOnEntry || !draft.notifyOnExit, entry)
         }
         return handles
     }

@@ -3,12 +3,14 @@ import JSONText
 
 /// A request line read once into values, keeping where two members' values lie in the line: the `id`, which the
 /// reply echoes as it was sent, and `features`, whose texts `monitor` stores as they were sent. In `features` every
-/// `coordinates` value is checked as any value is but kept as null: the region loader reads the positions from the
-/// texts, and a value per coordinate, made and freed, was a fifth of registering regions.
+/// `coordinates` value is checked as any value is but kept as null, and every `geometry` object as an empty one (a
+/// beacon region's check needs only to tell it from null): the region loader reads the shapes from the texts, and a
+/// value per coordinate, made and freed, was a fifth of registering regions.
 struct RequestLine {
     var fields: [String: JSONValue] = [:]
     var id = RequestID.null
-    private var features: Range<Int>?
+    /// Where each feature of `features` lies in the line, as its value was read.
+    private var features: [Range<Int>]?
 
     /// Nil when the line is not one JSON object (nested at most 512 deep, the object included).
     init?(_ line: ArraySlice<UInt8>) {
@@ -22,12 +24,10 @@ struct RequestLine {
                         try scanner.expect(UInt8(ascii: ":"))
                         _ = scanner.peek()
                         let start = scanner.position
-                        let value = key == "features" ? try Self.withoutCoordinates(&scanner, depth: 2) : try JSONValue(&scanner, depth: 2)
+                        let value = key == "features" ? try Self.features(&scanner, depth: 2, at: &features) : try JSONValue(&scanner, depth: 2)
                         fields[key] = value
                         if key == "id" {
                             id = RequestID(value, text: UnsafeRawBufferPointer(rebasing: bytes[start..<scanner.position]))
-                        } else if key == "features" {
-                            features = start..<scanner.position
                         }
                     } while try scanner.nextElement(closing: UInt8(ascii: "}"))
                 }
@@ -39,7 +39,56 @@ struct RequestLine {
         guard parsed else { return nil }
     }
 
-    /// The value at the scanner as `JSONValue(_:depth:)` reads it, each `coordinates` member's value null.
+    /// A `features` value as `withoutCoordinates` reads it, with the place of each feature when it is an array of
+    /// them or an object (a FeatureCollection) whose last `features` member is one; nil places for anything else.
+    /// The texts are thus cut as the line is read, not found by reading the features a second time.
+    private static func features(_ scanner: inout JSONScanner, depth: Int, at places: inout [Range<Int>]?) throws(JSONSyntaxError) -> JSONValue {
+        places = nil
+        switch scanner.peek() {
+        case UInt8(ascii: "["):
+            return try elements(&scanner, depth: depth, at: &places)
+        case UInt8(ascii: "{"):
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            scanner.position += 1
+            var fields: [String: JSONValue] = [:]
+            if !scanner.consume(UInt8(ascii: "}")) {
+                repeat {
+                    let name = String(decoding: try scanner.string(), as: UTF8.self)
+                    try scanner.expect(UInt8(ascii: ":"))
+                    if name == "features" {
+                        places = nil
+                        fields[name] = scanner.peek() == UInt8(ascii: "[")
+                            ? try elements(&scanner, depth: depth + 1, at: &places) : try withoutCoordinates(&scanner, depth: depth + 1)
+                    } else {
+                        fields[name] = try withoutCoordinates(&scanner, depth: depth + 1)
+                    }
+                } while try scanner.nextElement(closing: UInt8(ascii: "}"))
+            }
+            return .object(fields)
+        default:
+            return try withoutCoordinates(&scanner, depth: depth)
+        }
+    }
+
+    /// An array as `withoutCoordinates` reads it, with the place of each element.
+    private static func elements(_ scanner: inout JSONScanner, depth: Int, at places: inout [Range<Int>]?) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+        scanner.position += 1
+        var elements: [JSONValue] = [], ranges: [Range<Int>] = []
+        if !scanner.consume(UInt8(ascii: "]")) {
+            repeat {
+                _ = scanner.peek()
+                let start = scanner.position
+                elements.append(try withoutCoordinates(&scanner, depth: depth + 1))
+                ranges.append(start..<scanner.position)
+            } while try scanner.nextElement(closing: UInt8(ascii: "]"))
+        }
+        places = ranges
+        return .array(elements)
+    }
+
+    /// The value at the scanner as `JSONValue(_:depth:)` reads it, each `coordinates` member's value null and each
+    /// `geometry` member's object empty.
     private static func withoutCoordinates(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         switch scanner.peek() {
         case UInt8(ascii: "{"):
@@ -49,12 +98,15 @@ struct RequestLine {
             if !scanner.consume(UInt8(ascii: "}")) {
                 repeat {
                     let key = try scanner.string()
-                    let isCoordinates = key.equals("coordinates")
+                    let isCoordinates = key.equals("coordinates"), isGeometry = key.equals("geometry")
                     let name = String(decoding: key, as: UTF8.self)
                     try scanner.expect(UInt8(ascii: ":"))
                     if isCoordinates {
                         try checkValue(&scanner, depth: depth + 1)
                         fields[name] = .null
+                    } else if isGeometry && scanner.peek() == UInt8(ascii: "{") {
+                        try checkValue(&scanner, depth: depth + 1)
+                        fields[name] = .object([:])
                     } else {
                         fields[name] = try withoutCoordinates(&scanner, depth: depth + 1)
                     }
@@ -104,7 +156,7 @@ struct RequestLine {
     /// The texts of the features in `features` (an array of them or a FeatureCollection), cut from `line`.
     func featureTexts(_ line: ArraySlice<UInt8>) -> [String]? {
         guard let features else { return nil }
-        return line.withUnsafeBytes { bytes in FeatureTexts.ofValue(UnsafeRawBufferPointer(rebasing: bytes[features])) }
+        return line.withUnsafeBytes { bytes in features.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
     }
 }
 

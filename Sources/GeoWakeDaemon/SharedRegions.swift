@@ -121,19 +121,27 @@ struct SharedRegions {
     /// A region's id in the index its group shares with other clients.
     static func sharedID(_ owner: ClientKey, _ regionID: String) -> String { "\(owner.uid)\u{1F}\(owner.clientID)\u{1F}\(regionID)" }
 
-    /// Adds a client's new regions, parsed and validated by `regions(fromFeatureCollection:)`, to the group of its
-    /// rules in one step, each with its row in the store; each is undecided until a fix.
-    mutating func add(validated regions: [Region], rows: [Int64], owner: ClientKey) throws {
+    /// Adds a client's new regions, drafts `RegionLoader.validatedDrafts` read under the client's own region ids, to
+    /// the group of its rules in one step, each with its row in the store; each is undecided until a fix.
+    mutating func add(validated drafts: [FeatureDraft], rows: [Int64], owner: ClientKey) throws {
         let rules = rules(of: owner)
         if groups[rules] == nil { groups[rules] = try RegionGroup(rules: rules) }
-        let shared = regions.map { region in
-            var shared = region
-            shared.id = Self.sharedID(owner, region.id)
-            return shared
+        let prefix = Array(Self.sharedID(owner, "").utf8)
+        var entries: [Entry] = []
+        entries.reserveCapacity(drafts.count)
+        var shared = drafts
+        for index in shared.indices {
+            entries.append(Entry(row: rows[index], owner: owner, regionID: String(decoding: shared[index].id, as: UTF8.self),
+                                 state: .unknown, since: nil))
+            shared[index].id.insert(contentsOf: prefix, at: 0)
         }
-        let entries = zip(regions, rows).map { Entry(row: $1, owner: owner, regionID: $0.id, state: .unknown, since: nil) }
         let added = try groups[rules]!.add(validated: shared, entries)
         owned[owner, default: OwnedRegions()].append(added[...])
+    }
+
+    /// The same for region values (made by `regions(fromFeatureCollection:)`).
+    mutating func add(validated regions: [Region], rows: [Int64], owner: ClientKey) throws {
+        try add(validated: regions.map(FeatureDraft.init), rows: rows, owner: owner)
     }
 
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.

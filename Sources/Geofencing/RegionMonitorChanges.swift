@@ -18,7 +18,12 @@ extension RegionMonitor where Regions == RegionIndex {
     /// Adds regions a `RegionLoader` validated already, the index settling once for all of them; each is undecided,
     /// as `add(_:)` says.
     package mutating func add(validated regions: [Region]) throws(InvalidRegion) -> [RegionHandle] {
-        let handles = try self.regions.add(validated: regions)
+        try add(validated: regions.map(FeatureDraft.init))
+    }
+
+    /// The same for drafts a loader validated (`RegionLoader.validatedDrafts`), with no `Region` made for them.
+    package mutating func add(validated drafts: [FeatureDraft]) throws(InvalidRegion) -> [RegionHandle] {
+        let handles = try self.regions.add(validated: drafts)
         for handle in handles { state.regionAdded(handle) }
         return handles
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoWakeCore
+import GRDB
 @testable import GeoWakeDaemon
 import Testing
 
@@ -17,11 +18,9 @@ import Testing
         try store.write { transaction in
             var changes: [SharedRegions.Change] = []
             for (o, owner) in owners.enumerated() {
-                for n in 0..<perOwner {
-                    let id = "r\(n)"
-                    let feature = "{\"type\":\"Feature\",\"id\":\"\(id)\",\"properties\":{\"radius\":\(50 + n % 7)},"
-                        + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(13 + Double(n) / 1000),\(52 + Double(o) / 10)]}}"
-                    let row = try transaction.insertRegion(id, feature: feature, of: owner)
+                let ids = (0..<perOwner).map { "r\($0)" }
+                let rows = try transaction.insertRegions(ids, features: ids.indices.map { feature(ids[$0], n: $0, owner: o) }, of: owner)
+                for (n, (id, row)) in zip(ids, rows).enumerated() {
                     let state: SharedRegions.State = [.unknown, .inside, .outside][n % 3]
                     guard state != .unknown else { continue }
                     changes.append(.init(entry: .init(row: row, owner: owner, regionID: id, state: state,
@@ -32,6 +31,30 @@ import Testing
             try transaction.saveRegionStates(changes)
         }
         return (store, directory)
+    }
+
+    static func feature(_ id: String, n: Int, owner o: Int) -> String {
+        "{\"type\":\"Feature\",\"id\":\"\(id)\",\"properties\":{\"radius\":\(50 + n % 7)},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(13 + Double(n) / 1000),\(52 + Double(o) / 10)]}}"
+    }
+
+    @Test func insertedRegionsRowsAreTheRowidsOfTheirOwnIDAndText() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let owner = ClientKey(uid: 2000, clientID: "org.example.restore.batch")
+        let ids = ["b", "a", "c"]
+        let features = ids.indices.map { Self.feature(ids[$0], n: $0, owner: 9) }
+        let rows = try store.write { transaction in try transaction.insertRegions(ids, features: features, of: owner) }
+        #expect(Set(rows).count == ids.count)
+        for (id, (feature, row)) in zip(ids, zip(features, rows)) {
+            let stored = try store.read { db in
+                try Row.fetchOne(db, sql: "SELECT regionID, feature FROM region WHERE rowid = ? AND uid = ? AND clientID = ?",
+                                 arguments: [row, owner.uid, owner.clientID])
+            }
+            let found = try #require(stored)
+            #expect(found[0] as String == id && found[1] as String == feature)
+            #expect(try store.regionFeature(id, of: owner) == feature)
+        }
     }
 
     @Test func everyStoredRegionComesBackWithItsStateAndItsOwnersIDs() throws {
@@ -72,6 +95,24 @@ import Testing
         regions.removeAll(of: owner, at: now)
         let owners = Set(regions.owners)
         #expect(regions.count(of: owner) == 0 && !owners.contains(owner))
+    }
+
+    /// The read-ahead fills batches the restore has done with again.
+    @Test func aBatchEmptiedAndReadAgainHoldsOnlyTheRowsReadLast() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try store.read { db in
+            let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+            var fresh = StoredRegionBatch(), reused = StoredRegionBatch()
+            try fresh.read(statement, owner: Self.owners[1], db)
+            try reused.read(statement, owner: Self.owners[0], db)
+            try reused.read(statement, owner: Self.owners[2], db)
+            reused.removeAll()
+            try reused.read(statement, owner: Self.owners[1], db)
+            #expect(reused.features == fresh.features && reused.ends == fresh.ends)
+            #expect(reused.entries.map(\.row) == fresh.entries.map(\.row) && reused.entries.map(\.regionID) == fresh.entries.map(\.regionID))
+            #expect(reused.entries.count == Self.perOwner && reused.entries.allSatisfy { $0.owner == Self.owners[1] })
+        }
     }
 
     @Test func anErrorWhileReadingStopsTheReadAheadAndIsThrown() throws {

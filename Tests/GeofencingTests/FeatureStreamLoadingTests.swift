@@ -33,6 +33,18 @@ import GeoWakeCore
         #expect(store.handles.map { store.region($0) } == whole.handles.map { whole.region($0) })
     }
 
+    /// The stream's store is left untrimmed: the index built over it must trim it as it lays the shapes out.
+    @Test func anIndexOverTheStreamedStoreIsAsCompactAsOneOverATrimmedStore() throws {
+        let many = (0..<300).map { n in
+            n % 2 == 0 ? circleFeature("c\(n)", 13 + Double(n) / 1000, 52.5, radius: "40")
+                : polygonFeature("p\(n)", "[[[\(13 + Double(n) / 1000),52.6],[\(13.0005 + Double(n) / 1000),52.6],[\(13 + Double(n) / 1000),52.6005],[\(13 + Double(n) / 1000),52.6]]]")
+        }
+        let store = try streamed(many, ids: many.indices.map { "id\($0)" }).get()
+        var trimmed = store
+        trimmed.shrinkToFit()
+        #expect(RegionIndex(store).memoryFootprint == RegionIndex(trimmed).memoryFootprint)
+    }
+
     @Test func anInvalidFeatureIsNamedByItsPlaceInTheStream() {
         let selfCrossing = polygonFeature("bow", "[[[0,0],[1,1],[1,0],[0,1],[0,0]]]")
         guard case .failure(let error) = streamed([features[0], features[1], selfCrossing], ids: ["x", "y", "z"]) else {

@@ -70,7 +70,9 @@ public enum RegionLoader {
 
     /// Loads features handed over one at a time, each its own document (a lone Feature) with the id it goes under:
     /// the daemon's restart reads them straight out of its store's rows, never gathering them into one document.
-    /// `features` calls `put` with each; an error it throws fails the load, named `name`.
+    /// `features` calls `put` with each; an error it throws fails the load, named `name`. The store keeps its spare
+    /// capacity: the index built over it (`RegionIndex(_:)`) trims it once it has laid the shapes out, and trimming it
+    /// here as well copied every array once more, a twentieth of a restart.
     package static func load(name: String, options: RegionLoadOptions = RegionLoadOptions(),
                              features: (_ put: (_ feature: UnsafeRawBufferPointer, _ id: [UInt8]) throws(RegionLoadError) -> Void) throws -> Void)
         throws(RegionLoadError) -> RegionStore {
@@ -97,7 +99,6 @@ public enum RegionLoader {
             }
         }
         loaded.appendMissingBands()
-        loaded.shrinkToFit()
         return loaded
     }
 
@@ -121,15 +122,21 @@ public enum RegionLoader {
     private static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
                              id: ((Int) -> [UInt8])? = nil, into ingest: FeatureIngest,
                              progress: (Int) -> Void) throws(RegionLoadError) {
-        if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
-        var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
-        try reader.readFeatures(progress: progress) { number, draft in
+        try read(bytes, name: name, options: options, numbering: numbering, progress: progress) { number, draft in
             if let id {
                 draft.id = id(number)
                 draft.hasID = true
             }
             guard ingest.put(number, &draft) else { throw IngestStopped() }
         }
+    }
+
+    /// Reads a document's features, each handed to `put` with its number; `put` throws `InvalidRegion` to refuse one.
+    static func read(_ bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions, numbering: String?,
+                     progress: (Int) -> Void, _ put: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
+        if let diagnosis = WrongRegionFile.diagnosis(bytes) { throw RegionLoadError(file: name, reason: diagnosis) }
+        var reader = GeoJSONReader(bytes: bytes, file: name, idProperty: options.idProperty, numbering: numbering)
+        try reader.readFeatures(progress: progress, put)
     }
 
     /// Thrown into the reader once a feature has failed, to stop it.
