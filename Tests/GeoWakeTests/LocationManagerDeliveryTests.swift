@@ -8,8 +8,9 @@ import Testing
         #"{"event":"enter","region":"\#(region)","time":"2014-12-31T03:07:19.000Z","lat":52.5,"lon":13.4}"#
     }
 
-    /// Waits for a condition the other side brings about; fails the test after `seconds` instead of hanging.
-    static func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
+    /// Waits for a condition the other side brings about; fails the test after `seconds` instead of hanging. Generous:
+    /// beside the daemon suites on two cores the manager's reconnect once took over 5 s to be scheduled.
+    static func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if condition() { return true }
