@@ -103,7 +103,9 @@ final class PartitionSubscription {
             try request(asked - messages.count, timeoutMilliseconds: timeout)
             let deadline = WorkerStatistics.now() + timeout * 1_000_000
             while messages.count < asked {
-                let left = (deadline - WorkerStatistics.now()) / 1_000_000
+                // Once messages come, a pause of 1 ms between them ends the read: a long read (below) waits for
+                // its first message, not for a batch the partition may not have.
+                let left = min((deadline - WorkerStatistics.now()) / 1_000_000, messages.isEmpty ? timeout : 1)
                 guard left > 0, let message = try next(timeoutMilliseconds: left) else { break }
                 messages.append(message)
             }
