@@ -10,10 +10,19 @@ import CNATS
 final class PartitionSubscription {
     let partition: Int
     private let subscription: OpaquePointer
+    private let inbox: String
+    /// Where pull requests for the partition's consumer go.
+    private let nextSubject: String
     /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
     private let connection: NATSConnection
     /// Payload bytes per message in the last fetch; until one, a guess that makes the first ask small (16).
     private var averageBytes = Int.max / 2
+    /// The consumer's sequence of the last message taken: every delivery to this subscription counts one, so a
+    /// jump means messages given to it were lost before it took them (a libnats overrun, a cut connection).
+    private var consumerSequence: UInt64 = 0
+    /// When the consumer was last asked, after an empty fetch, whether messages wait (`stalled`).
+    private var lastStallCheck: Int64 = 0
+    private var nextFetchIsLong = false
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
 
@@ -26,27 +35,47 @@ final class PartitionSubscription {
         guard deleted == NATS_OK || deleted == NATS_NOT_FOUND || code == jsErrCode(10014) else {
             throw NATSError("removing the consumer \(durable)", deleted)
         }
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Config.AckPolicy = js_AckAll
-        options.Config.AckWait = 60_000_000_000
-        options.Config.MaxAckPending = -1
+        var config = jsConsumerConfig()
+        jsConsumerConfig_Init(&config)
+        config.AckPolicy = js_AckAll
+        config.AckWait = 60_000_000_000
+        config.MaxAckPending = -1
         if sequence > 1 {
-            options.Config.DeliverPolicy = js_DeliverByStartSequence
-            options.Config.OptStartSeq = sequence
+            config.DeliverPolicy = js_DeliverByStartSequence
+            config.OptStartSeq = sequence
         }
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        let created = durable.withCString { name in
+            FleetLayout.partitionFilter(partition).withCString { filter in
+                config.Durable = name
+                config.FilterSubject = filter
+                return js_AddConsumer(&info, connection.jetStream, FleetLayout.fixesStream, &config, nil, &code)
+            }
+        }
+        jsConsumerInfo_Destroy(info)
+        try check(created, "creating the consumer \(durable)")
+        // Pull requests are sent and their messages taken here, not through libnats 3.4's fetch (see `read`).
+        var inbox: UnsafeMutablePointer<natsInbox>?
+        try check(natsInbox_Create(&inbox), "making an inbox")
+        defer { natsInbox_Destroy(inbox) }
+        self.inbox = String(cString: inbox!)
+        nextSubject = "$JS.API.CONSUMER.MSG.NEXT.\(FleetLayout.fixesStream).\(durable)"
         var subscription: OpaquePointer?
-        let status = FleetLayout.fixesStream.withCString { stream in
-            options.Stream = stream
-            return js_PullSubscribe(&subscription, connection.jetStream, FleetLayout.partitionFilter(partition), durable,
-                                    nil, &options, &code)
-        }
-        try check(status, "subscribing to partition \(partition)")
+        try check(natsConnection_SubscribeSync(&subscription, connection.connection, self.inbox), "subscribing to partition \(partition)")
+        // Nothing a pull request asked for may be dropped by the library: it would be acknowledged unread.
+        natsSubscription_SetPendingLimits(subscription, -1, -1)
         self.subscription = subscription!
     }
 
     deinit {
         natsSubscription_Destroy(subscription)
+    }
+
+    /// Messages the library holds for this subscription and no read has taken yet (the rest of a request whose
+    /// read ended first).
+    var waiting: Int {
+        var count: Int32 = 0
+        return natsSubscription_GetPending(subscription, &count, nil) == NATS_OK ? Int(count) : 0
     }
 
     /// One message as the library holds it: valid during the call it is handed to.
@@ -56,29 +85,50 @@ final class PartitionSubscription {
         var payload: UnsafeRawBufferPointer
     }
 
-    /// Fetches up to `batch` messages, fewer when the last fetch's messages say `maxBytes` would be passed (a
-    /// batch of single fixes is small, one of batched fixes is not), waiting at most `timeoutMilliseconds` for
-    /// the first; hands each to `body` in stream order where the library received it (no copy), then
-    /// acknowledges the batch by its last message (the consumer acknowledges all before it). Returns how many
-    /// there were. (The pull request's own byte limit, `natsSubscription_FetchRequest` with `MaxBytes`, waited
-    /// far past its expiry with libnats 3.4 when the partition was empty.) `pullFetch` asks for more when
-    /// messages are already waiting.
+    /// Takes up to `batch` messages, fewer when the last read's messages say `maxBytes` would be passed (a batch of
+    /// single fixes is small, one of batched fixes is not), waiting at most `timeoutMilliseconds`; hands each to
+    /// `body` in stream order (no copy), then acknowledges the batch by its last message (the consumer
+    /// acknowledges all before it). Returns how many there were. The messages already here (the rest of an
+    /// earlier request that ended first) come first; then one pull request asks the server for the rest. Not
+    /// libnats 3.4's `natsSubscription_Fetch`: when more than half its batch was already waiting and more
+    /// arrived during it, it wrote past the end of its list (heap corruption, an abort; `PullFetchTests`).
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
-        var list = natsMsgList()
         let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
-        let status = pullFetch(&list, subscription, batch: asked, timeoutMilliseconds: timeoutMilliseconds)
-        if status == NATS_TIMEOUT { return 0 }
-        try check(status, "reading partition \(partition)")
-        defer { natsMsgList_Destroy(&list) }
-        let count = Int(list.Count)
+        let timeout = nextFetchIsLong ? max(timeoutMilliseconds, 100) : timeoutMilliseconds
+        nextFetchIsLong = false
+        var messages: [OpaquePointer] = []
+        defer { for message in messages { natsMsg_Destroy(message) } }
+        while messages.count < asked, let message = try next(timeoutMilliseconds: 0) { messages.append(message) }
+        if messages.count < asked {
+            try request(asked - messages.count, timeoutMilliseconds: timeout)
+            let deadline = WorkerStatistics.now() + timeout * 1_000_000
+            while messages.count < asked {
+                // Once messages come, a pause of 1 ms between them ends the read: a long read (below) waits for
+                // its first message, not for a batch the partition may not have.
+                let left = min((deadline - WorkerStatistics.now()) / 1_000_000, messages.isEmpty ? timeout : 1)
+                guard left > 0, let message = try next(timeoutMilliseconds: left) else { break }
+                messages.append(message)
+            }
+        }
+        let count = messages.count
+        if count == 0 {
+            nextFetchIsLong = stalled()
+            return 0
+        }
         var bytes = 0
-        defer { if count > 0 { averageBytes = max(1, bytes / count) } }
-        for i in 0..<count {
-            guard let message = list.Msgs[i] else { continue }
+        defer { averageBytes = max(1, bytes / count) }
+        for (i, message) in messages.enumerated() {
             let subject = natsMsg_GetSubject(message)!
             let payloadLength = Int(natsMsg_GetDataLength(message))
             bytes += payloadLength
-            let sequence = try Self.streamSequence(message)
+            let (sequence, delivery) = try Self.sequences(message)
+            if let delivery {
+                // Lost input would be acknowledged by the next batch's AckAll: stop and re-read from the checkpoint.
+                guard consumerSequence == 0 || delivery == consumerSequence + 1 else {
+                    throw NATSError("reading partition \(partition): messages given to this worker were lost before it took them (consumer sequence \(consumerSequence), then \(delivery))", NATS_ERR)
+                }
+                consumerSequence = delivery
+            }
             if i == 0 {
                 let told = try Self.metadataSequence(message)
                 guard told == sequence else {
@@ -91,40 +141,92 @@ final class PartitionSubscription {
                              payload: UnsafeRawBufferPointer(start: natsMsg_GetData(message), count: payloadLength)))
         }
         // Acknowledging the last acknowledges the batch; where to resume is the checkpoint's business.
-        if count > 0, let last = list.Msgs[count - 1] { natsMsg_Ack(last, nil) }
+        if let reply = natsMsg_GetReply(messages[count - 1]) {
+            try check(natsConnection_Publish(connection.connection, reply, "+ACK", 4), "acknowledging partition \(partition)")
+        }
         return count
     }
 
-    /// The stream sequence, read from the reply subject `$JS.ACK.<stream>.<consumer>.<delivered>.<stream
-    /// seq>.…` (9 tokens; 12 with a domain and account hash, the sequence then 2 further on) without the
-    /// metadata call, which allocates a structure and copies the stream and consumer names per message.
-    static func streamSequence(_ message: OpaquePointer) throws(NATSError) -> UInt64 {
+    /// `{"batch":N,"expires":…}` to the consumer; the server sends up to N messages to the inbox until it expires
+    /// (10 ms before the caller stops waiting when it can, as libnats does).
+    private func request(_ count: Int, timeoutMilliseconds: Int64) throws(NATSError) {
+        let expires = (timeoutMilliseconds >= 20 ? timeoutMilliseconds - 10 : timeoutMilliseconds) * 1_000_000
+        let body = Array("{\"batch\":\(count),\"expires\":\(expires)}".utf8)
+        let status = body.withUnsafeBytes {
+            natsConnection_PublishRequest(connection.connection, nextSubject, inbox, $0.baseAddress, Int32($0.count))
+        }
+        try check(status, "asking for partition \(partition)'s messages")
+    }
+
+    /// The next message for this subscription within the time given, status messages (a request's end, a
+    /// heartbeat) dropped; nil when none came.
+    private func next(timeoutMilliseconds: Int64) throws(NATSError) -> OpaquePointer? {
+        while true {
+            var message: OpaquePointer?
+            let status = natsSubscription_NextMsg(&message, subscription, timeoutMilliseconds)
+            if status == NATS_TIMEOUT { return nil }
+            try check(status, "reading partition \(partition)")
+            var value: UnsafePointer<CChar>?
+            if natsMsg_GetDataLength(message) == 0, natsMsgHeader_Get(message, "Status", &value) == NATS_OK {
+                natsMsg_Destroy(message)
+                continue
+            }
+            return message
+        }
+    }
+
+    /// nats-server 2.9 lets a pull request of a millisecond expire unserved while it loads the file block (8 MB)
+    /// holding the consumer's next message, and the next such request too, again and again: partition reads with
+    /// 1 ms fetches stopped at a block's start with thousands of messages waiting (`PullFetchTests`), where a
+    /// 20 ms fetch went on. So after an empty fetch, at most every half second, the consumer is asked whether
+    /// messages wait; when some do, the next fetch waits up to 100 ms.
+    private func stalled() -> Bool {
+        let now = WorkerStatistics.now()
+        guard now - lastStallCheck >= 500_000_000 else { return false }
+        lastStallCheck = now
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var code = jsErrCode(0)
+        guard js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream, Self.durableName(partition), nil,
+                                 &code) == NATS_OK else { return false }
+        defer { jsConsumerInfo_Destroy(info) }
+        return info!.pointee.NumPending > 0
+    }
+
+    /// The stream and consumer sequences, read from the reply subject `$JS.ACK.<stream>.<consumer>.<delivered>.
+    /// <stream seq>.<consumer seq>.…` (9 tokens; 12 with a domain and account hash, the sequences then 2 further
+    /// on) without the metadata call, which allocates a structure and copies the stream and consumer names per
+    /// message. The consumer sequence is nil when the reply subject is not of that form.
+    static func sequences(_ message: OpaquePointer) throws(NATSError) -> (stream: UInt64, consumer: UInt64?) {
         if let reply = natsMsg_GetReply(message) {
-            // Token k spans [start[k], end[k]); only tokens 5 and 7 are kept.
+            // Token k spans [start[k], end[k]); only tokens 5 to 8 are kept.
             var token = 0, start = 0, i = 0
-            var five = (0, 0), seven = (0, 0)
+            var spans = [(Int, Int)](repeating: (0, 0), count: 4)
             while true {
                 let c = reply[i]
                 if c == 0x2E || c == 0 {
-                    if token == 5 { five = (start, i) } else if token == 7 { seven = (start, i) }
+                    if token >= 5, token <= 8 { spans[token - 5] = (start, i) }
                     if c == 0 { break }
                     token += 1
                     start = i + 1
                 }
                 i += 1
             }
-            let span = token + 1 == 9 ? five : token + 1 >= 11 ? seven : (0, 0)
-            if span.1 > span.0 {
-                var value: UInt64 = 0
-                var j = span.0
-                while j < span.1, reply[j] >= 0x30, reply[j] <= 0x39 {
-                    value = value &* 10 &+ UInt64(reply[j] - 0x30)
-                    j += 1
-                }
-                if j == span.1 { return value }
+            let first = token + 1 == 9 ? 0 : token + 1 >= 11 ? 2 : nil
+            if let first, let stream = decimal(reply, spans[first]), let consumer = decimal(reply, spans[first + 1]) {
+                return (stream, consumer)
             }
         }
-        return try metadataSequence(message)
+        return (try metadataSequence(message), nil)
+    }
+
+    private static func decimal(_ text: UnsafePointer<CChar>, _ span: (Int, Int)) -> UInt64? {
+        guard span.1 > span.0 else { return nil }
+        var value: UInt64 = 0
+        for j in span.0..<span.1 {
+            guard text[j] >= 0x30, text[j] <= 0x39 else { return nil }
+            value = value &* 10 &+ UInt64(text[j] - 0x30)
+        }
+        return value
     }
 
     /// The library's own reading (checked against ours once per batch).

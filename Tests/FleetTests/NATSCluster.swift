@@ -22,8 +22,9 @@ final class NATSCluster: @unchecked Sendable {
     /// The options every `geowake fleet` command of a test takes.
     var fleetOptions: [String] { ["--servers", servers, "--partitions", "\(partitions)", "--replicas", "\(replicas)"] }
 
-    /// `maxPayload`: the servers' `max_payload`, the largest message (and key-value entry) they take.
-    init(nodes count: Int, partitions: Int = 8, maxPayload: String = "8MB") throws {
+    /// `maxPayload`: the servers' `max_payload`, the largest message (and key-value entry) they take;
+    /// `maxPending`: how much a server holds for a client slow to read before it cuts it (64 MB by default).
+    init(nodes count: Int, partitions: Int = 8, maxPayload: String = "8MB", maxPending: String? = nil) throws {
         var template = Array("/tmp/geowake-fleet-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -37,6 +38,7 @@ final class NATSCluster: @unchecked Sendable {
             server_name: \(name)
             listen: 127.0.0.1:\(node.clientPort)
             max_payload: \(maxPayload)
+            \(maxPending.map { "max_pending: \($0)" } ?? "")
             jetstream { store_dir: "\(directory)/\(name)-store" }
             mqtt { listen: 127.0.0.1:\(node.mqttPort) }
             mappings {

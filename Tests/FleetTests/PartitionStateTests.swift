@@ -141,15 +141,16 @@ import Traces
         }
     }
 
-    @Test("The stream sequence is read from a JetStream reply subject, with or without domain and account hash (the worker checks it against the metadata call on every batch's first message)")
+    @Test("The stream and consumer sequences are read from a JetStream reply subject, with or without domain and account hash (the worker checks the stream's against the metadata call on every batch's first message)")
     func streamSequenceFromReply() throws {
-        for (reply, sequence) in [("$JS.ACK.GEOWAKE_FIXES.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345)),
-                                  ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777)] {
+        for (reply, sequence, delivery) in [("$JS.ACK.GEOWAKE_FIXES.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345), UInt64(17)),
+                                            ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777, 3)] {
             #expect(nats_Open(-1) == NATS_OK, "the library is set up before a message is made outside a connection")
             var message: OpaquePointer?
             #expect(natsMsg_Create(&message, "geowake.in.0.fix.van", reply, "{}", 2) == NATS_OK)
             defer { natsMsg_Destroy(message) }
-            #expect(try PartitionSubscription.streamSequence(message!) == sequence)
+            let read = try PartitionSubscription.sequences(message!)
+            #expect(read.stream == sequence && read.consumer == delivery)
         }
     }
 }

@@ -22,7 +22,7 @@ struct FleetEventsCommand: ParsableCommand {
     @Option(help: "Only this device's events.")
     var device: String?
 
-    @Option(help: "Stop after this many seconds without an event (default: run until interrupted).")
+    @Option(help: "Stop after this many seconds without an event, once nothing is left for this durable name (default: run until interrupted).")
     var idleExit: Double?
 
     @OptionGroup var nats: FleetConnectionOptions
@@ -33,6 +33,7 @@ struct FleetEventsCommand: ParsableCommand {
         var line: [UInt8] = []
         var idleSince = monotonicSeconds()
         var count = 0
+        var waitingNoted = false
         while true {
             let read: Int
             do {
@@ -60,7 +61,17 @@ struct FleetEventsCommand: ParsableCommand {
                 continue
             }
             if read > 0 { idleSince = monotonicSeconds() }
-            if let idleExit, monotonicSeconds() - idleSince >= idleExit { break }
+            if let idleExit, monotonicSeconds() - idleSince >= idleExit {
+                // Idle is not done while the consumer holds messages for this reader: ones given on a connection
+                // the server then cut (a slow consumer) come again only after the acknowledgement wait (30 s).
+                let left = try? reader.outstanding()
+                guard let left, left.undelivered > 0 || left.unacknowledged > 0 else { break }
+                if !waitingNoted {
+                    fleetNote("geowake fleet events: idle, but \(left.unacknowledged) messages given and not acknowledged, \(left.undelivered) not given yet; reading on until they come")
+                    waitingNoted = true
+                }
+                idleSince = monotonicSeconds()
+            }
         }
         fleetNote("geowake fleet events: \(count) events")
     }
