@@ -2,9 +2,10 @@ import CNATS
 
 /// Reads the events stream through a durable pull consumer with explicit acknowledgement: what was read
 /// and acknowledged is not given again to the same durable name; what was read but not acknowledged
-/// (a reader killed mid-batch) comes again after the acknowledgement wait.
+/// (a reader killed mid-batch) comes again after the acknowledgement wait. Pulled by requests of our own
+/// (`PullRequests`), not libnats 3.4's fetch, which could write past the end of its list.
 public final class FleetEventsReader {
-    private let subscription: OpaquePointer
+    private let pulls: PullRequests
     /// Held so that the connection (and its JetStream context) outlives the subscription made on it: Swift may
     /// end a caller's last reference to the connection before the reader's, and libnats aborts (SIGABRT in
     /// `natsMutex_Lock`) when an object it locks was freed.
@@ -21,27 +22,44 @@ public final class FleetEventsReader {
         public var streamSequence: UInt64
     }
 
+    /// Reads as the durable consumer `durable`, made on first use for `device`'s events (every device's when nil);
+    /// a durable made for other events is refused rather than read.
     public init(_ connection: NATSConnection, durable: String, device: String? = nil) throws(NATSError) {
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Config.AckPolicy = js_AckExplicit
-        options.Config.AckWait = 30_000_000_000
-        options.Config.MaxAckPending = 65536
-        var subscription: OpaquePointer?
-        var code = jsErrCode(0)
         let subject = device.map { FleetLayout.eventSubject(device: $0) } ?? FleetLayout.eventsStreamSubject
-        let status = FleetLayout.eventsStream.withCString { stream in
-            options.Stream = stream
-            return js_PullSubscribe(&subscription, connection.jetStream, subject, durable, nil, &options, &code)
-        }
-        try check(status, "subscribing to \(subject) as \(durable)")
-        self.subscription = subscription!
+        try Self.consumer(connection, durable: durable, reading: subject)
+        pulls = try PullRequests(connection, stream: FleetLayout.eventsStream, consumer: durable, what: "the events")
         self.connection = connection
         self.durable = durable
     }
 
-    deinit {
-        natsSubscription_Destroy(subscription)
+    /// The durable consumer, made when there is none yet.
+    private static func consumer(_ connection: NATSConnection, durable: String, reading subject: String) throws(NATSError) {
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var code = jsErrCode(0)
+        let found = js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.eventsStream, durable, nil, &code)
+        if found == NATS_OK {
+            defer { jsConsumerInfo_Destroy(info) }
+            let filter = info!.pointee.Config.pointee.FilterSubject.map { String(cString: $0) } ?? ""
+            guard filter == subject else {
+                throw NATSError("reading \(subject) as \(durable): that durable reads \(filter.isEmpty ? "every subject" : filter)", NATS_ERR)
+            }
+            return
+        }
+        guard found == NATS_NOT_FOUND || code == jsErrCode(10014) else { throw NATSError("asking for the consumer \(durable)", found) }
+        var config = jsConsumerConfig()
+        jsConsumerConfig_Init(&config)
+        config.AckPolicy = js_AckExplicit
+        config.AckWait = 30_000_000_000
+        config.MaxAckPending = 65536
+        let created = durable.withCString { name in
+            subject.withCString { filter in
+                config.Durable = name
+                config.FilterSubject = filter
+                return js_AddConsumer(&info, connection.jetStream, FleetLayout.eventsStream, &config, nil, &code)
+            }
+        }
+        jsConsumerInfo_Destroy(info)
+        try check(created, "making the consumer \(durable) for \(subject)")
     }
 
     /// Up to `batch` events messages, fewer when the last fetch's messages say `maxBytes` would be passed, waiting
@@ -51,16 +69,14 @@ public final class FleetEventsReader {
     /// consumer; what it had sent is then given again only after the acknowledgement wait (512 events messages
     /// at a million regions were 88 MB).
     public func read(batch: Int, maxBytes: Int = 4 << 20, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
-        var list = natsMsgList()
         let asked = averageBytes.map { max(1, min(batch, maxBytes / $0)) } ?? min(batch, 16)
-        let status = pullFetch(&list, subscription, batch: asked, timeoutMilliseconds: timeoutMilliseconds)
-        if status == NATS_TIMEOUT { return 0 }
-        try check(status, "fetching events")
-        defer { natsMsgList_Destroy(&list) }
+        // A read ends at a pause of 20 ms between messages, not at its timeout: a reader at the stream's end waits
+        // for the first message only.
+        let messages = try pulls.take(asked, timeoutMilliseconds: timeoutMilliseconds, gapMilliseconds: 20)
+        defer { for message in messages { natsMsg_Destroy(message) } }
         var bytes = 0
-        defer { if list.Count > 0 { averageBytes = max(1, bytes / Int(list.Count)) } }
-        for i in 0..<Int(list.Count) {
-            guard let message = list.Msgs[i] else { continue }
+        defer { if !messages.isEmpty { averageBytes = max(1, bytes / messages.count) } }
+        for message in messages {
             var meta: UnsafeMutablePointer<jsMsgMetaData>?
             try check(natsMsg_GetMetaData(&meta, message), "reading an event's metadata")
             let sequence = meta!.pointee.Sequence.Stream
@@ -71,10 +87,13 @@ public final class FleetEventsReader {
             let payload = natsMsg_GetData(message).map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             let device = String(subject.dropFirst("geowake.event.".count))
             try body(Message(device: device, body: payload, streamSequence: sequence))
-            try check(natsMsg_Ack(message, nil), "acknowledging an event")
+            try pulls.acknowledge(message)
         }
-        return Int(list.Count)
+        return messages.count
     }
+
+    /// Messages here already that no read has taken yet (the rest of a read that ended first).
+    var waiting: Int { pulls.waiting }
 
     /// Messages of the consumer not yet read (`undelivered`) and read but not acknowledged (`unacknowledged`: given
     /// on a connection that was then cut, or to another reader of the same name); these come again after the

@@ -9,11 +9,7 @@ import CNATS
 /// who reads (the lease does) nor where to resume (the checkpoint does).
 final class PartitionSubscription {
     let partition: Int
-    private let subscription: OpaquePointer
-    private let inbox: String
-    /// Where pull requests for the partition's consumer go.
-    private let nextSubject: String
-    /// Held so that the connection outlives the subscription made on it (see `FleetEventsReader`).
+    private let pulls: PullRequests
     private let connection: NATSConnection
     /// Payload bytes per message in the last fetch; until one, a guess that makes the first ask small (16).
     private var averageBytes = Int.max / 2
@@ -54,29 +50,12 @@ final class PartitionSubscription {
         }
         jsConsumerInfo_Destroy(info)
         try check(created, "creating the consumer \(durable)")
-        // Pull requests are sent and their messages taken here, not through libnats 3.4's fetch (see `read`).
-        var inbox: UnsafeMutablePointer<natsInbox>?
-        try check(natsInbox_Create(&inbox), "making an inbox")
-        defer { natsInbox_Destroy(inbox) }
-        self.inbox = String(cString: inbox!)
-        nextSubject = "$JS.API.CONSUMER.MSG.NEXT.\(FleetLayout.fixesStream).\(durable)"
-        var subscription: OpaquePointer?
-        try check(natsConnection_SubscribeSync(&subscription, connection.connection, self.inbox), "subscribing to partition \(partition)")
-        // Nothing a pull request asked for may be dropped by the library: it would be acknowledged unread.
-        natsSubscription_SetPendingLimits(subscription, -1, -1)
-        self.subscription = subscription!
-    }
-
-    deinit {
-        natsSubscription_Destroy(subscription)
+        pulls = try PullRequests(connection, stream: FleetLayout.fixesStream, consumer: durable, what: "partition \(partition)")
     }
 
     /// Messages the library holds for this subscription and no read has taken yet (the rest of a request whose
     /// read ended first).
-    var waiting: Int {
-        var count: Int32 = 0
-        return natsSubscription_GetPending(subscription, &count, nil) == NATS_OK ? Int(count) : 0
-    }
+    var waiting: Int { pulls.waiting }
 
     /// One message as the library holds it: valid during the call it is handed to.
     struct Message {
@@ -88,28 +67,16 @@ final class PartitionSubscription {
     /// Takes up to `batch` messages, fewer when the last read's messages say `maxBytes` would be passed (a batch of
     /// single fixes is small, one of batched fixes is not), waiting at most `timeoutMilliseconds`; hands each to
     /// `body` in stream order (no copy), then acknowledges the batch by its last message (the consumer
-    /// acknowledges all before it). Returns how many there were. The messages already here (the rest of an
-    /// earlier request that ended first) come first; then one pull request asks the server for the rest. Not
-    /// libnats 3.4's `natsSubscription_Fetch`: when more than half its batch was already waiting and more
-    /// arrived during it, it wrote past the end of its list (heap corruption, an abort; `PullFetchTests`).
+    /// acknowledges all before it). Returns how many there were. Read by pull requests of our own
+    /// (`PullRequests`), not libnats 3.4's fetch.
     func read(batch: Int, maxBytes: Int, timeoutMilliseconds: Int64, _ body: (Message) throws -> Void) throws -> Int {
         let asked = max(16, min(batch, maxBytes / max(1, averageBytes)))
         let timeout = nextFetchIsLong ? max(timeoutMilliseconds, 100) : timeoutMilliseconds
         nextFetchIsLong = false
-        var messages: [OpaquePointer] = []
+        // Once messages come, a pause of 1 ms between them ends the read: a long read (below) waits for its first
+        // message, not for a batch the partition may not have.
+        let messages = try pulls.take(asked, timeoutMilliseconds: timeout, gapMilliseconds: 1)
         defer { for message in messages { natsMsg_Destroy(message) } }
-        while messages.count < asked, let message = try next(timeoutMilliseconds: 0) { messages.append(message) }
-        if messages.count < asked {
-            try request(asked - messages.count, timeoutMilliseconds: timeout)
-            let deadline = WorkerStatistics.now() + timeout * 1_000_000
-            while messages.count < asked {
-                // Once messages come, a pause of 1 ms between them ends the read: a long read (below) waits for
-                // its first message, not for a batch the partition may not have.
-                let left = min((deadline - WorkerStatistics.now()) / 1_000_000, messages.isEmpty ? timeout : 1)
-                guard left > 0, let message = try next(timeoutMilliseconds: left) else { break }
-                messages.append(message)
-            }
-        }
         let count = messages.count
         if count == 0 {
             nextFetchIsLong = stalled()
@@ -141,38 +108,8 @@ final class PartitionSubscription {
                              payload: UnsafeRawBufferPointer(start: natsMsg_GetData(message), count: payloadLength)))
         }
         // Acknowledging the last acknowledges the batch; where to resume is the checkpoint's business.
-        if let reply = natsMsg_GetReply(messages[count - 1]) {
-            try check(natsConnection_Publish(connection.connection, reply, "+ACK", 4), "acknowledging partition \(partition)")
-        }
+        try pulls.acknowledge(messages[count - 1])
         return count
-    }
-
-    /// `{"batch":N,"expires":…}` to the consumer; the server sends up to N messages to the inbox until it expires
-    /// (10 ms before the caller stops waiting when it can, as libnats does).
-    private func request(_ count: Int, timeoutMilliseconds: Int64) throws(NATSError) {
-        let expires = (timeoutMilliseconds >= 20 ? timeoutMilliseconds - 10 : timeoutMilliseconds) * 1_000_000
-        let body = Array("{\"batch\":\(count),\"expires\":\(expires)}".utf8)
-        let status = body.withUnsafeBytes {
-            natsConnection_PublishRequest(connection.connection, nextSubject, inbox, $0.baseAddress, Int32($0.count))
-        }
-        try check(status, "asking for partition \(partition)'s messages")
-    }
-
-    /// The next message for this subscription within the time given, status messages (a request's end, a
-    /// heartbeat) dropped; nil when none came.
-    private func next(timeoutMilliseconds: Int64) throws(NATSError) -> OpaquePointer? {
-        while true {
-            var message: OpaquePointer?
-            let status = natsSubscription_NextMsg(&message, subscription, timeoutMilliseconds)
-            if status == NATS_TIMEOUT { return nil }
-            try check(status, "reading partition \(partition)")
-            var value: UnsafePointer<CChar>?
-            if natsMsg_GetDataLength(message) == 0, natsMsgHeader_Get(message, "Status", &value) == NATS_OK {
-                natsMsg_Destroy(message)
-                continue
-            }
-            return message
-        }
     }
 
     /// nats-server 2.9 lets a pull request of a millisecond expire unserved while it loads the file block (8 MB)

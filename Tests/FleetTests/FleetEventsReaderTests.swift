@@ -42,6 +42,28 @@ import TestSupport
         #expect(!serverLog.contains("Slow Consumer"))
     }
 
+    @Test("Back-to-back 1 ms reads of the events, with more than half a batch already waiting, take every message exactly once, in stream order (libnats 3.4's fetch wrote past its list here)")
+    func everyEventsMessageOnceReadingBackToBack() async throws {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let total = 4000
+        _ = try Self.store(cluster, messages: total, linesEach: 10)
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let reader = try FleetEventsReader(connection, durable: "all")
+        var sequences: [UInt64] = []
+        var mostWaiting = 0, mostAsked = 0
+        let deadline = ContinuousClock.now + .seconds(25)
+        while sequences.count < total, ContinuousClock.now < deadline {
+            mostWaiting = max(mostWaiting, reader.waiting)
+            mostAsked = max(mostAsked, try reader.read(batch: 512, timeoutMilliseconds: 1) { sequences.append($0.streamSequence) })
+        }
+        #expect(sequences == (1...UInt64(total)).map { $0 })
+        #expect(mostWaiting > 256, "the case under test did not arise: at most \(mostWaiting) messages waited (reads of up to \(mostAsked))")
+        try connection.flush()   // the acks are published, not awaited
+        let outstanding = try reader.outstanding()
+        #expect(outstanding.undelivered == 0 && outstanding.unacknowledged == 0, "every message read was acknowledged: \(outstanding)")
+    }
+
     @Test("A reader's idle exit waits for messages given to an earlier reader of its durable name and never acknowledged, and prints them when they come again")
     func idleExitWaitsForUnacknowledgedMessages() async throws {
         let cluster = try NATSCluster(nodes: 1)

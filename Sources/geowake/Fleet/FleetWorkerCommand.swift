@@ -98,9 +98,10 @@ struct FleetWorkerCommand: ParsableCommand {
     }
 
     static func defaultName() -> String {
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count)
-        return "\(String(cString: host).replacingDots)-\(getpid())"
+        var host = [UInt8](repeating: 0, count: 256)
+        _ = host.withUnsafeMutableBufferPointer { gethostname(UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        let name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
+        return "\(name.replacingDots)-\(getpid())"
     }
 }
 
