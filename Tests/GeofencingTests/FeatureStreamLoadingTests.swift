@@ -42,7 +42,11 @@ import GeoWakeCore
         let store = try streamed(many, ids: many.indices.map { "id\($0)" }).get()
         var trimmed = store
         trimmed.shrinkToFit()
-        #expect(RegionIndex(store).memoryFootprint == RegionIndex(trimmed).memoryFootprint)
+        let spare = store.memoryFootprint - trimmed.memoryFootprint
+        #expect(spare > 1024, "the streamed store keeps spare capacity for the index to trim: \(spare) bytes")
+        // Not to the byte: a trimmed array's capacity is what malloc's block holds, which varies by a few bytes.
+        let difference = abs(RegionIndex(store).memoryFootprint - RegionIndex(trimmed).memoryFootprint)
+        #expect(difference < spare / 8, "the index over the streamed store kept \(difference) of its \(spare) spare bytes")
     }
 
     @Test func anInvalidFeatureIsNamedByItsPlaceInTheStream() {
