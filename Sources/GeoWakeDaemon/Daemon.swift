@@ -113,7 +113,7 @@ public final class Daemon {
             if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
         }
         for id in connections.keys.sorted() { serve(connections[id]!) }
-        feed(.requestsRead)
+        feedReadAcks()
         advanceTraceRegions()
         pumpSource()
         pumpBeacons()
@@ -257,8 +257,13 @@ public final class Daemon {
     func takeWaitingRequests(of connection: Connection) {
         connection.receive(using: &readChunk)
         while !connection.closed, case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
-        feed(.requestsRead)
+        feedReadAcks()
         carryOut()
+    }
+
+    /// The turn's acks, applied together; nothing to hand over (and no clock to read) when none came.
+    private func feedReadAcks() {
+        if !core.deferredAcks.isEmpty { feed(.requestsRead) }
     }
 
     static let requestsPerTurn = 64
@@ -274,7 +279,7 @@ public final class Daemon {
             while case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
             reads += 1
         } while reads <= Self.lastRequestReads && connection.receive(using: &readChunk)
-        feed(.requestsRead)
+        feedReadAcks()
         carryOut()
     }
 

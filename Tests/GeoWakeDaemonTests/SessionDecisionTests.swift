@@ -7,28 +7,16 @@ import Testing
 import TestSupport
 
 /// The daemon's decisions about connections with no socket: inputs in (`DaemonCore.take`), effects out. Only the store
-/// is real (a SQLite file); nothing listens, and no clock is read.
+/// is real (a SQLite file); nothing listens, and the core has no clock to read (`DaemonCore` holds none).
 @Suite struct SessionDecisionTests {
     let directory = TemporaryDirectory()
     let first = ConnectionID(serial: 1), second = ConnectionID(serial: 2)
     let peer = Peer(uid: 1000, gid: 1000, pid: 4242)
     let now = Timestamp(secondsSince1970: 1_700_000_000)
-    let clockReads = ClockReads()
-
-    /// Counts the daemon's clock reads: the decisions take the time they are given and read none.
-    final class ClockReads: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-        func read() { lock.withLock { count += 1 } }
-        var total: Int { lock.withLock { count } }
-    }
-
     func daemon() throws -> Daemon {
-        let reads = clockReads
-        return try Daemon(paths: DaemonPaths(socket: directory.file("geowaked.sock"), state: directory.file("geowake.sqlite")), trace: nil,
+        try Daemon(paths: DaemonPaths(socket: directory.file("geowaked.sock"), state: directory.file("geowake.sqlite")), trace: nil,
                           speed: 1, durability: .normal, logger: Logger(label: "test"),
-                          clock: DaemonClock(monotonic: { reads.read(); return 0 },
-                                             wall: { reads.read(); return Timestamp(secondsSince1970: 0) }))
+                          clock: DaemonClock(monotonic: { 0 }, wall: { Timestamp(secondsSince1970: 0) }))
     }
 
     func request(_ daemon: Daemon, _ connection: ConnectionID, _ line: String, after: ConnectionID? = nil) -> [DaemonEffect] {
@@ -81,7 +69,6 @@ import TestSupport
         let busy = try replies(request(daemon, second, line, after: first), to: second)
         #expect(busy.first?["error"]?.object?["code"]?.string == "clientBusy")
         #expect(daemon.core.sessions[first]?.client != nil && daemon.core.sessions[second]?.client == nil)
-        #expect(clockReads.total == 0)
     }
 
     @Test func aLineTooLongIsRefusedAndTheConnectionClosesAfterTheReply() throws {
@@ -116,6 +103,5 @@ import TestSupport
         #expect(daemon.core.take(.closed(first), at: now, monotonic: 0) == [.tell(.connectionClosed(ClientKey(uid: 1000, clientID: "org.example.one")))])
         #expect(try connected() == false)
         #expect(daemon.core.sessions[first] == nil)
-        #expect(clockReads.total == 0)
     }
 }
