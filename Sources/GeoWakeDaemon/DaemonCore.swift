@@ -39,6 +39,8 @@ final class DaemonCore {
     var beacons: DaemonBeacons
     /// The fix source as the loop last reported it; nil for a daemon that serves beacons alone.
     var source: SourceFacts?
+    /// A replayed trace's position after the last fix decided, until a stored batch carries it (`store`).
+    var unstoredTracePosition: (source: String, position: Int)?
 
     /// Puts every stored client's rules, regions, services and beacon regions back.
     init(paths: DaemonPaths, store: DaemonStore, logger: Logger, activation: ClientActivation, limits: DaemonLimits,

@@ -38,8 +38,11 @@ struct ClientSummary: Decodable, FetchableRecord {
 }
 
 extension StoreTransaction {
+    /// A cached statement: every registration and `monitor` reads its client, and the query interface built and
+    /// prepared this SELECT anew each time.
     func client(_ key: ClientKey) throws -> ClientRecord? {
-        try ClientRecord.fetchOne(db, key: ["uid": key.uid, "clientID": key.clientID])
+        try ClientRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM client WHERE uid = ? AND clientID = ?"),
+                                  arguments: [key.uid, key.clientID])
     }
 
     func insert(_ client: ClientRecord) throws {
@@ -47,7 +50,7 @@ extension StoreTransaction {
     }
 
     func clientCount(uid: UInt32) throws -> Int {
-        try ClientRecord.filter(Column("uid") == uid).fetchCount(db)
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM client WHERE uid = ?"), arguments: [uid]) ?? 0
     }
 
     /// A registration again: the launch command and options it gives replace the stored ones; nil keeps them.

@@ -89,6 +89,29 @@ public final class DaemonStore {
         }
     }
 
+    /// Runs `body` in one write transaction committed with a full sync at once, for a write the daemon must not act
+    /// past before it is durable (a process it is about to stop). The WAL is synced up to this commit, so every
+    /// earlier commit is durable too and the turn's `sync()` has nothing left to do. The sync mark changes with it:
+    /// a commit that rewrote rows with their own values would write no frame, and sync nothing.
+    @discardableResult
+    func writeDurably<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            try db.raw("PRAGMA synchronous = FULL").run()
+            defer { _ = try? db.raw("PRAGMA synchronous = NORMAL").run() }
+            try db.raw("BEGIN").run()
+            do {
+                let result = try body(StoreTransaction(db: db, epoch: epoch))
+                try db.raw("UPDATE syncMark SET value = value + 1").run()
+                try db.raw("COMMIT").run()
+                syncPending = false
+                return result
+            } catch {
+                _ = try? db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
     /// Runs `body` outside any transaction, for reads. Not GRDB's `read`: its read-only guard sets and clears `PRAGMA
     /// query_only`, and every such flag pragma expires all prepared statements, so each read made the next fix
     /// prepare its cached statements anew.
@@ -104,8 +127,8 @@ public final class DaemonStore {
         guard syncPending else { return }
         syncPending = false
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try db.raw("PRAGMA synchronous = FULL").run()
+            defer { _ = try? db.raw("PRAGMA synchronous = NORMAL").run() }
             try db.raw("BEGIN").run()
             // A row that changes: SQLite writes nothing for an update to the same value, and an empty commit syncs nothing.
             try db.raw("UPDATE syncMark SET value = value + 1").run()

@@ -46,7 +46,18 @@ extension DaemonCore {
     }
 
     /// A batch with anything to write goes to the loop to be committed; its events are sent once it has been.
+    ///
+    /// A replayed trace's position goes with the next batch stored (a fix's, a region timer's, a status), not with
+    /// every fix: the fixes after the stored position changed nothing stored, so a restart that feeds them again
+    /// decides them as before, and a quiet fix writes nothing, replayed or live. A timer's batch carries it too, so
+    /// that a restart never feeds again a fix whose debounced change or dwell already fired.
     func store(_ batch: StoreBatch) {
-        if !batch.isEmpty { emit(.store(batch)) }
+        guard !batch.isEmpty else { return }
+        var batch = batch
+        if batch.sourcePosition == nil, let position = unstoredTracePosition {
+            batch.sourcePosition = position
+            unstoredTracePosition = nil
+        }
+        emit(.store(batch))
     }
 }

@@ -4,13 +4,11 @@ import GeoWakeProtocol
 /// Sources → services → outbox, as decisions: a fix, a region timer or a change of the source's health becomes one
 /// `StoreBatch`; once the loop committed it, `notify` sends what it queued.
 extension DaemonCore {
-    /// One fix through the `FixStep`, stored with a trace's position; a trace's last fix tells every client then
-    /// subscribed that the replay ended.
+    /// One fix through the `FixStep`; a trace's last fix tells every client then subscribed that the replay ended.
     func decide(_ fix: Fix, replayed: FixSource.Replayed?, at wall: Timestamp, monotonic: Double) {
         let now = fix.time ?? wall
-        var batch = StoreBatch(step.take(fix, at: now, monotonic: monotonic, ended: replayed?.isLast == true), at: now)
-        if let replayed, let source { batch.sourcePosition = (source.description, replayed.position) }
-        store(batch)
+        if let replayed, let source { unstoredTracePosition = (source.description, replayed.position) }
+        store(StoreBatch(step.take(fix, at: now, monotonic: monotonic, ended: replayed?.isLast == true), at: now))
         if replayed?.isLast == true { for id in sessions.keys { sessions[id]?.toldTraceEnded = true } }
     }
 

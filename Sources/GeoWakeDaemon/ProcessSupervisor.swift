@@ -310,11 +310,11 @@ public final class ProcessSupervisor: ClientActivation {
             saved[client]?.process != row.process || saved[client]?.record.state != row.record.state
         }
         do {
-            try daemon.store.write(synced: synced) { transaction in
+            let save = { (transaction: StoreTransaction) in
                 for (client, row) in changed { try transaction.save(row, for: client) }
                 for client in removed { try transaction.deleteApp(of: client) }
             }
-            if synced { try daemon.store.sync() }
+            if synced { try daemon.store.writeDurably(save) } else { try daemon.store.write(save) }
             for (client, row) in changed { saved[client] = row }
             for client in removed { saved[client] = nil }
             forgetChanges()

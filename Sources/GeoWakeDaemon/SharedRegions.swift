@@ -63,7 +63,14 @@ struct SharedRegions {
     func rules(of owner: ClientKey) -> RegionMonitorConfiguration { chosen[owner]?.resolved(over: defaults) ?? defaults }
 
     /// The earliest instant a debounced change or a dwell falls due in any group.
-    var nextDeadline: Timestamp? { groups.values.compactMap(\.monitor.nextDeadline).min() }
+    /// The loop asks every turn: the groups are read in place, not copied out of the dictionary one by one.
+    var nextDeadline: Timestamp? {
+        var earliest: Timestamp?
+        for index in groups.indices {
+            if let due = groups.values[index].monitor.nextDeadline, earliest.map({ due < $0 }) ?? true { earliest = due }
+        }
+        return earliest
+    }
 
     /// Sets a client's rules; its regions move to the group of the new rules keeping their states (a pending
     /// debounced change is dropped: the new rules decide it afresh at the next fix). No event is produced.

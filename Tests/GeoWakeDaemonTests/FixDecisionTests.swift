@@ -70,6 +70,25 @@ import TestSupport
         #expect(due.time == start + 6 && due.regionChanges.map(\.entry.state) == [.inside])
     }
 
+    @Test func aReplayedTracesPositionIsStoredWithTheNextBatchNotWithEachQuietFix() throws {
+        let daemon = try daemon(monitoring: #","debounce":4"#)
+        daemon.core.source = SourceFacts(description: "trace:drive.nmea", state: .running, isLive: false, lastFixTime: start + 100)
+        func replayed(_ position: Int) -> FixSource.Replayed { FixSource.Replayed(position: position, isLast: false) }
+        let outside = batches(daemon.core.take(.fix(fix(at: start + 1, latitude: 52.6), replayed: replayed(0)), at: start + 1, monotonic: 1))
+        #expect(outside.map(\.regionChanges.count) == [1] && outside.first?.sourcePosition?.position == 0,
+                "the region's first state goes with the fix's position")
+        let pending = batches(daemon.core.take(.fix(fix(at: start + 2), replayed: replayed(1)), at: start + 2, monotonic: 2))
+        #expect(pending.isEmpty, "an entry waiting out its debounce is not stored")
+        #expect(daemon.core.take(.fix(fix(at: start + 3), replayed: replayed(2)), at: start + 3, monotonic: 3).isEmpty,
+                "a quiet replayed fix writes nothing, as a live one")
+        // The timer's batch carries the position of the last fix decided: a restart must not feed fix 1 again, or
+        // the debounced entry would fire twice.
+        let due = try #require(batches(daemon.core.take(.regionDeadline, at: start + 6, monotonic: 6)).first)
+        #expect(due.events.count == 1 && due.sourcePosition?.source == "trace:drive.nmea" && due.sourcePosition?.position == 2)
+        #expect(daemon.core.take(.fix(fix(at: start + 7), replayed: replayed(3)), at: start + 7, monotonic: 7).isEmpty,
+                "once stored, the position waits for the next change")
+    }
+
     @Test func aSilentSourceIsAnnouncedToSubscribedClientsAsAStatusBatch() throws {
         let daemon = try daemon()
         _ = daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)
