@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "GeoWakeDaemon", "GeoWakeCore", "GeoWakeProtocol", "Geofencing", "JSONLines", "LocationServices", "RegionIndex",
                 "Regions", "Traces", "ProcessLifecycle", "CSimulatedDisk",
+                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]
         ),

@@ -89,3 +89,7 @@ void simulated_disk_cut_at_write(int writes, void (*on_cut)(void)) {
     cut_callback = on_cut;
     cut_countdown = writes;
 }
+
+int simulated_disk_close_without_checkpoint(void *db) {
+    return sqlite3_db_config((sqlite3 *)db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}

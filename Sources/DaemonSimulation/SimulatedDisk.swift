@@ -1,5 +1,7 @@
 import CSimulatedDisk
+import GeoWakeDaemon
 import Glibc
+import GRDB
 import Synchronization
 
 /// What a power cut can leave of the store. The store is a real SQLite file in WAL mode; SQLite syncs the WAL only
@@ -129,5 +131,13 @@ enum WALFile {
 
     private static func bigEndian64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
         bytes[at..<at + 8].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
+
+extension DaemonStore {
+    /// Letting the daemon go closes its store, and SQLite checkpoints the WAL into the database as it closes, which a
+    /// killed process never does: after this, the close leaves every commit in the WAL for the next start to recover.
+    func closeAsKilled() {
+        queue.inDatabase { db in _ = simulated_disk_close_without_checkpoint(UnsafeMutableRawPointer(db.sqliteConnection)) }
     }
 }

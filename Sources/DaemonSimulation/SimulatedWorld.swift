@@ -84,8 +84,9 @@ final class SimulatedWorld {
         daemonStarts += 1
     }
 
-    /// SIGKILL: what was committed stays; the connections close.
+    /// SIGKILL: what was committed stays, in the WAL as the daemon left it; the connections close.
     func crashDaemon() {
+        daemon?.store.closeAsKilled()
         daemon = nil
         for key in models.keys { models[key]!.daemonWentDown() }
     }

@@ -14,7 +14,7 @@ public final class Daemon {
     public static let version = "0.1.0"
 
     let paths: DaemonPaths
-    let store: DaemonStore
+    public let store: DaemonStore
     let logger: Logger
     let activation: ClientActivation
     let clock: DaemonClock

@@ -10,4 +10,8 @@ int simulated_disk_install(void (*on_sync)(const char *path));
 /// cut lands, in the middle of whatever the daemon was doing.
 void simulated_disk_cut_at_write(int writes, void (*on_cut)(void));
 
+/// Makes closing the connection `db` (a `sqlite3 *`) leave the WAL as it is, as a killed process does: SQLite
+/// otherwise checkpoints it into the database and deletes it as the last connection closes.
+int simulated_disk_close_without_checkpoint(void *db);
+
 #endif
