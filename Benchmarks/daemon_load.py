@@ -96,6 +96,16 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def runqueue_seconds(pid):
+    """Time the process's threads were ready to run but waited for a core (/proc/PID/task/*/schedstat): on a machine
+    shared with other work, the part of a wall time that was not the daemon's own."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):
+            total += int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[1])
+    return total / 1e9
+
+
 def rss_mib(pid):
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"):
@@ -293,7 +303,7 @@ def register(geowaked, trace, directory):
                 client.reply(client.send_line(requests[n]))
                 client.sock.close()
 
-        start = time.monotonic()
+        start, client_cpu = time.monotonic(), time.process_time()
         threads = [threading.Thread(target=register_every, args=(k,)) for k in range(parallel)]
         for thread in threads:
             thread.start()
@@ -301,8 +311,9 @@ def register(geowaked, trace, directory):
             thread.join()
         elapsed = time.monotonic() - start
         print(f"register: {clients} clients x {each} regions ({clients * each:,}), {parallel} at a time, registered in {elapsed:.1f} s "
-              f"({clients * each / elapsed:,.0f} regions/s; daemon CPU "
-              f"{cpu_seconds(process.pid):.1f} s); RSS {rss_mib(process.pid):.0f} MiB")
+              f"({clients * each / elapsed:,.0f} regions/s; daemon CPU {cpu_seconds(process.pid):.1f} s, "
+              f"waiting for a core {runqueue_seconds(process.pid):.1f} s; client CPU {time.process_time() - client_cpu:.1f} s); "
+              f"RSS {rss_mib(process.pid):.0f} MiB")
     finally:
         process.terminate()
         process.wait()
@@ -331,7 +342,8 @@ def restart(geowaked, trace, directory):
                     sys.exit(f"restart: geowaked exited: {open(os.path.join(directory, 'geowaked.log')).read().strip()}")
                 time.sleep(0.01)
         print(f"restart: over {regions:,} stored regions, answering after {time.monotonic() - start:.1f} s; "
-              f"daemon CPU {cpu_seconds(process.pid):.1f} s; RSS {rss_mib(process.pid):.0f} MiB")
+              f"daemon CPU {cpu_seconds(process.pid):.1f} s, waiting for a core {runqueue_seconds(process.pid):.1f} s; "
+              f"RSS {rss_mib(process.pid):.0f} MiB")
     finally:
         process.terminate()
         process.wait()

@@ -96,6 +96,9 @@ struct RequestLine {
             scanner.position += 1
             var fields: [String: JSONValue] = [:]
             if !scanner.consume(UInt8(ascii: "}")) {
+                // Room for a feature's four members (type, id, properties, geometry) at once: grown member by member,
+                // its storage was allocated anew and rehashed as it grew.
+                fields.reserveCapacity(4)
                 repeat {
                     let key = try scanner.string()
                     let isCoordinates = key.equals("coordinates"), isGeometry = key.equals("geometry")

@@ -199,9 +199,9 @@ public struct AppLifecycle: Sendable {
     /// Fires what is due at `now`: warnings, suspensions, overrun terminations, kills, crash-loop relaunches.
     public mutating func advance(to now: Timestamp) -> [LifecycleAction] {
         var actions: [LifecycleAction] = []
-        // Only these states have deadlines; a thousand idle clients cost a filter, not a sort, each turn.
-        let timed = apps.filter { [.background, .terminating, .crashLoop].contains($0.value.state) }
-        for client in timed.keys.sorted() {
+        // Only these states have deadlines; a thousand idle clients cost nothing each turn.
+        let timed = apps.timed.filter { apps[$0].map { [.background, .terminating, .crashLoop].contains($0.state) } ?? false }
+        for client in timed.sorted() {
             let app = apps[client]!
             switch app.state {
             case .background:
@@ -231,7 +231,7 @@ public struct AppLifecycle: Sendable {
     }
 
     public var nextDeadline: Timestamp? {
-        let lifecycle = apps.values.compactMap { app -> Timestamp? in
+        let lifecycle = apps.timed.compactMap { apps[$0] }.compactMap { app -> Timestamp? in
             switch app.state {
             case .background:
                 guard let end = backgroundEnd(app) else { return nil }
@@ -294,7 +294,7 @@ public struct AppLifecycle: Sendable {
         apps[client]!.state = .suspended
         apps[client]!.lastUsed = apps[client]!.lastUsed ?? now
         var actions: [LifecycleAction] = [.suspend(client: client)]
-        let suspended = apps.filter { $0.value.state == .suspended }
+        let suspended = apps.timed.compactMap { name in apps[name].map { (key: name, value: $0) } }.filter { $0.value.state == .suspended }
         if suspended.count > settings.maxSuspended,
            let oldest = suspended.min(by: { ($0.value.lastUsed ?? now, $0.key) < ($1.value.lastUsed ?? now, $1.key) }) {
             actions += terminate(oldest.key, at: now)

@@ -40,8 +40,8 @@ extension AppLifecycle {
     /// disabled, force-quit without relaunch, crash-looping or being terminated.
     mutating func startDueFetches(at now: Timestamp) -> [LifecycleAction] {
         var actions: [LifecycleAction] = []
-        let due = apps.filter { guard let fetch = $0.value.fetch else { return false }; return !fetch.isRunning && fetch.due <= now }
-        for client in due.keys.sorted() {
+        let due = apps.timed.filter { guard let fetch = apps[$0]?.fetch else { return false }; return !fetch.isRunning && fetch.due <= now }
+        for client in due.sorted() {
             guard var app = apps[client], let fetch = app.fetch, !fetch.isRunning, fetch.due <= now else { continue }
             let blocked = app.disabled || (app.forceQuit && !app.options.relaunchAfterForceQuit)
             switch app.state {
@@ -70,6 +70,6 @@ extension AppLifecycle {
 
     /// When the next fetch of each client that has none running is due.
     var fetchDeadlines: [Timestamp] {
-        apps.values.compactMap { app in app.fetch.flatMap { $0.isRunning ? nil : $0.due } }
+        apps.timed.compactMap { apps[$0]?.fetch.flatMap { $0.isRunning ? nil : $0.due } }
     }
 }

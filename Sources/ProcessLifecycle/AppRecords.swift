@@ -5,6 +5,9 @@ public struct AppRecords: Sequence, Sendable {
     private var records: [String: AppRecord] = [:]
     /// Names whose record was set, changed or removed since the last `takeChanged()`.
     private var changed: Set<String> = []
+    /// Names of the records a turn looks at (`hasDeadlines`), kept as records change: a turn's passes over every
+    /// record (a filter copying each) were a twentieth of registering a thousand clients' regions.
+    private(set) var timed: Set<String> = []
 
     public init() {}
 
@@ -12,6 +15,9 @@ public struct AppRecords: Sequence, Sendable {
         get { records[name] }
         _modify {
             changed.insert(name)
+            defer {
+                if records[name]?.hasDeadlines == true { timed.insert(name) } else { timed.remove(name) }
+            }
             yield &records[name]
         }
     }
@@ -30,5 +36,16 @@ public struct AppRecords: Sequence, Sendable {
     public mutating func takeChanged() -> Set<String> {
         defer { changed = [] }
         return changed
+    }
+}
+
+extension AppRecord {
+    /// Whether a turn may have something to do for it: a state with a deadline (background, terminating, crash loop),
+    /// suspended (counted against `maxSuspended`), or a background fetch scheduled.
+    var hasDeadlines: Bool {
+        switch state {
+        case .background, .terminating, .crashLoop, .suspended: true
+        case .notRunning, .running: fetch != nil
+        }
     }
 }
