@@ -120,6 +120,13 @@ public struct RegionStore: Sendable {
         String(decoding: idBytes[idRange(checkedSlot(handle))], as: UTF8.self)
     }
 
+    /// The region's id as the store holds its bytes, without making a string of them (a fleet worker writes
+    /// every active region's id into each checkpoint).
+    public func withIDBytes<R>(_ handle: RegionHandle, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let range = idRange(checkedSlot(handle))
+        return try idBytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     public func handle(forID id: String) -> RegionHandle? {
         var id = id
         return id.withUTF8 { find($0) }.map { handle(slot: $0) }
