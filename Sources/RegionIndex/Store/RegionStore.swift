@@ -121,10 +121,11 @@ public struct RegionStore: Sendable {
     }
 
     /// The region's id as the store holds its bytes, without making a string of them (a fleet worker writes
-    /// every active region's id into each checkpoint).
-    public func withIDBytes<R>(_ handle: RegionHandle, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    /// every active region's id into each checkpoint). Not generic: called from another module, a generic one ran
+    /// unspecialized, and was half of a checkpoint's cost.
+    public func withIDBytes(_ handle: RegionHandle, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let range = idRange(checkedSlot(handle))
-        return try idBytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+        idBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     public func handle(forID id: String) -> RegionHandle? {
