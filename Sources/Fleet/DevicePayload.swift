@@ -67,26 +67,37 @@ private struct Members {
     /// OwnTracks' names: `vel` in km/h, `cog`, `acc`, `alt`.
     var velocity: Double?
 
+    /// Keys are told apart by their first byte before any is compared whole: a fix line has eight or nine members,
+    /// and comparing each key against the whole list was a sixth of reading a payload.
     mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONMemberValue) {
+        guard let first = key.first else { return }
         switch value {
         case .string(let text):
-            if key.equals("class") { hasClass = true }
-            else if key.equals("_type") { ownTracksType = String(decoding: text, as: UTF8.self) }
-            else if key.equals("time") {
-                timeText = ISO8601.timestamp(text)
-                badTime = timeText == nil
+            switch first {
+            case UInt8(ascii: "c"): if key.equals("class") { hasClass = true }
+            case UInt8(ascii: "_"): if key.equals("_type") { ownTracksType = String(decoding: text, as: UTF8.self) }
+            case UInt8(ascii: "t"):
+                if key.equals("time") {
+                    timeText = ISO8601.timestamp(text)
+                    badTime = timeText == nil
+                }
+            default: break
             }
         case .number(let x):
-            if key.equals("lat") { latitude = x }
-            else if key.equals("lon") { longitude = x }
-            else if key.equals("tst") { seconds = x }
-            else if key.equals("altMSL") || key.equals("alt") { altitude = x }
-            else if key.equals("speed") { speed = x }
-            else if key.equals("vel") { velocity = x }
-            else if key.equals("course") || key.equals("cog") { course = x }
-            else if key.equals("hAcc") || key.equals("acc") { accuracy = x }
-            else if key.equals("mode") { mode = Int(exactly: x) }
-            else if key.equals("sats") { satellites = Int(exactly: x) }
+            switch first {
+            case UInt8(ascii: "l"):
+                if key.equals("lat") { latitude = x } else if key.equals("lon") { longitude = x }
+            case UInt8(ascii: "t"): if key.equals("tst") { seconds = x }
+            case UInt8(ascii: "a"):
+                if key.equals("altMSL") || key.equals("alt") { altitude = x } else if key.equals("acc") { accuracy = x }
+            case UInt8(ascii: "s"):
+                if key.equals("speed") { speed = x } else if key.equals("sats") { satellites = Int(exactly: x) }
+            case UInt8(ascii: "v"): if key.equals("vel") { velocity = x }
+            case UInt8(ascii: "c"): if key.equals("course") || key.equals("cog") { course = x }
+            case UInt8(ascii: "h"): if key.equals("hAcc") { accuracy = x }
+            case UInt8(ascii: "m"): if key.equals("mode") { mode = Int(exactly: x) }
+            default: break
+            }
         case .other:
             break
         }

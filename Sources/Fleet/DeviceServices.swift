@@ -14,9 +14,9 @@ struct DeviceServices {
     }
 
     private(set) var regionSets: [SetMonitor] = []
-    private var standard: ServiceReplay<StandardLocationFilter>?
-    private var significant: ServiceReplay<SignificantChangeDetector>?
-    private var visits: ServiceReplay<VisitDetector>?
+    private(set) var standard: ServiceReplay<StandardLocationFilter>?
+    private(set) var significant: ServiceReplay<SignificantChangeDetector>?
+    private(set) var visits: ServiceReplay<VisitDetector>?
     /// The time of the last fix fed; an earlier one is out of order.
     private(set) var lastTime: Timestamp?
 

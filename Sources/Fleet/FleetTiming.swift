@@ -10,7 +10,7 @@ public struct FleetTiming: Sendable {
     public var checkpointMessages = 20_000
     /// …but never sooner after the last one than this many times what the last one took, up to
     /// `checkpointIntervalLimit`: a checkpoint holds every device's state (100,000 devices inside 78 regions
-    /// each are 350 MB), and written every second it was all a worker did.
+    /// each were 350 MB in GWC2, about 140 MB in GWC3), and written every second it was all a worker did.
     public var checkpointCostFactor: Int64 = 10
     public var checkpointIntervalLimit: Int64 = 30_000
     /// The events stream's de-duplication window: a re-published event is dropped if its first copy is younger.

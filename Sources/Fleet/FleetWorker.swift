@@ -255,7 +255,7 @@ public final class FleetWorker {
         }
         for partition in owned.keys.sorted() {
             guard var part = owned[partition], part.sinceCheckpoint > 0 else { continue }
-            let bytes = part.state.checkpoint.encoded()
+            let bytes = part.state.encodedCheckpoint()
             let key = FleetLayout.checkpointKey(partition)
             let writeStart = WorkerStatistics.now()
             let revision = try part.checkpointRevision.map { try checkpoints.update(key, bytes, last: $0) }

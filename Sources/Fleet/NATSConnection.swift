@@ -13,8 +13,15 @@ public final class NATSConnection {
     /// Asynchronous publishes the server refused or never acknowledged, since the connection was made.
     let publishFailures: PublishFailures
 
+    /// libnats spins up to 2,000 times on a locked mutex before it sleeps. A worker's threads (its own and the
+    /// library's reader, flusher and acknowledgement threads) share the one core it is pinned to, where the holder
+    /// cannot run while another spins: `natsMutex_Lock` was 2.6% of a worker's samples, nearly all of it spinning.
+    /// So the library is opened with no spinning, before the first connection (which would open it with the default).
+    private static let libraryOpened: natsStatus = nats_Open(0)
+
     /// `ioBufferBytes`: the library's socket read and write buffer (its default is 32 KB).
     public init(servers: [String], name: String, ioBufferBytes: Int? = nil) throws(NATSError) {
+        try check(Self.libraryOpened, "opening the NATS library")
         var options: OpaquePointer?
         try check(natsOptions_Create(&options), "creating NATS options")
         defer { natsOptions_Destroy(options) }

@@ -61,6 +61,15 @@ struct PartitionState {
                             devices: devices.map { $0.value.snapshot(id: $0.key) }.sorted { $0.id < $1.id }, counts: counts)
     }
 
+    /// `checkpoint`'s bytes, written from the devices' services without building their snapshots.
+    func encodedCheckpoint() -> [UInt8] {
+        var out = CheckpointWriter()
+        PartitionCheckpoint.header(sequence: sequence, regionSets: regionSets, assignmentsRevision: assignmentsRevision,
+                                   counts: counts, devices: devices.count, into: &out)
+        for (id, services) in devices.sorted(by: { $0.key < $1.key }) { services.encode(id: id, into: &out) }
+        return out.bytes
+    }
+
     /// The region set `set` at the revision in force (revision 0 before any was announced).
     private mutating func regionIndex(of set: String, _ sources: PartitionSources) throws -> RegionIndex {
         if let index = indexes[set] { return index }

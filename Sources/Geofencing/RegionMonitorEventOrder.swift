@@ -16,6 +16,15 @@ extension RegionEvent {
         return a.kind == .enter && b.kind == .exit
     }
 
+    /// Sorts `events[first...]` into `monitorOrder`, stably. A fix's events usually come in that order already
+    /// (in handle order, which is id order when a regions file lists its ids in order): then a look at each pair
+    /// replaces the sort, whose buffer and moves of whole events were most of its cost.
+    static func sortInMonitorOrder(_ events: inout [RegionEvent], from first: Int) {
+        var i = first + 1
+        while i < events.count, !monitorOrder(events[i], events[i - 1]) { i += 1 }
+        if i < events.count { events[first...].sort(by: monitorOrder) }
+    }
+
     private var monitorRank: Int {
         if crossed { return 1 }
         switch kind {

@@ -49,7 +49,7 @@ struct RegionMonitorState {
         }
         lastFix = current
         if !undecided.isEmpty { undecided.removeAll() }
-        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
+        if events.count - firstNew > 1 { RegionEvent.sortInMonitorOrder(&events, from: firstNew) }
     }
 
     /// Takes each active region and each region containing the fix through the fix: what fell due before it,
@@ -109,7 +109,7 @@ struct RegionMonitorState {
             }
         }
         tracks.removeLast(tracks.count - kept)
-        if events.count - firstNew > 1 { events[firstNew...].sort(by: RegionEvent.monitorOrder) }
+        if events.count - firstNew > 1 { RegionEvent.sortInMonitorOrder(&events, from: firstNew) }
     }
 
     func track(of region: RegionHandle) -> RegionTrack? {

@@ -6,10 +6,16 @@ extension RegionIndex {
     /// tested after, one by one, walking the cell again. The bench's million regions put 800 to 2,400 around
     /// every fix of the Berlin drive: at 64, that one-by-one path was about a quarter of the monitor's profile
     /// there, and 512 made the monitor 1.27 times as fast (`geowake bench replay`, 258 to 203 µs a fix). The
-    /// two buffers (10 KB) still come from the stack.
+    /// query's four buffers (34 KB, `orderedHits` included) still come from the stack.
     package static let stagedCandidates = 512
 
-    /// Calls `body` once for every region containing the point, in no particular order.
+    /// Regions the grid decides inside, kept per point query to be reported in handle order (16 KB of stack);
+    /// any beyond are reported at once, out of order.
+    package static let orderedHits = 2048
+
+    /// Calls `body` once for every region containing the point, usually in handle order: the grid's cells list
+    /// their entries by slot (`CellGrid.orderCellsByTag`), and the candidates tested exactly are sorted and
+    /// merged in. Only piles beyond `stagedCandidates` or `orderedHits` come partly out of order.
     ///
     /// The grid answers most candidates from its entries (six in seven at a million regions: circles all
     /// but within a hair of their boundary, polygon parts from their rasters). The others go in stages,
@@ -22,44 +28,79 @@ extension RegionIndex {
         let identity = store.identity
         withUnsafeTemporaryAllocation(of: ShapeReference.self, capacity: Self.stagedCandidates) { shapes in
             withUnsafeTemporaryAllocation(of: PendingPart.self, capacity: Self.stagedCandidates) { pending in
-                var count = 0, overflow = false
-                forEachCandidate(x: x, y: y, inside: { body(RegionHandle(slot: $0, store: identity)) }) { shape in
-                    if count < Self.stagedCandidates {
-                        shapes[count] = shape
-                        count += 1
-                    } else {
-                        overflow = true
-                    }
-                }
-                if overflow { testCandidates(x: x, y: y, after: count, body) }
-                store.prefetchRecords(UnsafeBufferPointer(rebasing: shapes[0..<count]))
-                // Small polygons first, so that their edges load while the circles are tested.
-                var parts = 0, others = 0
-                for shape in shapes[0..<count] {
-                    if !shape.isCircle {
-                        let header = store.partHeaders[shape.partNumber]
-                        if header.isMasked {
-                            let mask = header.mask(y: y)
-                            if mask != 0 {
-                                store.prefetchEdges(first: header.firstPosition, mask: mask)
-                                pending[parts] = PendingPart(mask: mask, first: header.firstPosition, slot: header.slot)
-                                parts += 1
+                withUnsafeTemporaryAllocation(of: RegionHandle.self, capacity: Self.orderedHits) { decided in
+                    withUnsafeTemporaryAllocation(of: RegionHandle.self, capacity: Self.stagedCandidates) { tested in
+                        var count = 0, overflow = false, decidedCount = 0
+                        forEachCandidate(x: x, y: y, inside: { slot in
+                            let handle = RegionHandle(slot: slot, store: identity)
+                            if decidedCount < Self.orderedHits {
+                                decided[decidedCount] = handle
+                                decidedCount += 1
+                            } else {
+                                body(handle)
                             }
-                            continue
+                        }) { shape in
+                            if count < Self.stagedCandidates {
+                                shapes[count] = shape
+                                count += 1
+                            } else {
+                                overflow = true
+                            }
+                        }
+                        if overflow { testCandidates(x: x, y: y, after: count, body) }
+                        // Each staged candidate gives at most one hit.
+                        var testedCount = 0
+                        testStaged(x: x, y: y, UnsafeMutableBufferPointer(rebasing: shapes[0..<count]), pending) {
+                            tested[testedCount] = RegionHandle(slot: $0, store: identity)
+                            testedCount += 1
+                        }
+                        let hits = UnsafeMutableBufferPointer(rebasing: tested[0..<testedCount])
+                        RegionHandle.sort(hits)
+                        var i = 0, j = 0
+                        while i < decidedCount || j < testedCount {
+                            if j == testedCount || i < decidedCount && decided[i] < hits[j] {
+                                body(decided[i])
+                                i += 1
+                            } else {
+                                body(hits[j])
+                                j += 1
+                            }
                         }
                     }
-                    shapes[others] = shape
-                    others += 1
-                }
-                for shape in shapes[0..<others] {
-                    if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { body(RegionHandle(slot: slot, store: identity)) }
-                }
-                let query = parts > 0 ? FixedPointQuery(x: x, y: y) : nil
-                for part in pending[0..<parts]
-                where store.maskedPartContains(first: part.first, mask: part.mask, x: x, y: y, query: query) {
-                    body(RegionHandle(slot: part.slot, store: identity))
                 }
             }
+        }
+    }
+
+    /// Tests the staged candidates exactly, calling `hit` with the slot of each that contains the point.
+    @inline(__always)
+    private func testStaged(x: Double, y: Double, _ shapes: UnsafeMutableBufferPointer<ShapeReference>,
+                            _ pending: UnsafeMutableBufferPointer<PendingPart>, _ hit: (RegionSlot) -> Void) {
+        store.prefetchRecords(UnsafeBufferPointer(shapes))
+        // Small polygons first, so that their edges load while the circles are tested.
+        var parts = 0, others = 0
+        for shape in shapes {
+            if !shape.isCircle {
+                let header = store.partHeaders[shape.partNumber]
+                if header.isMasked {
+                    let mask = header.mask(y: y)
+                    if mask != 0 {
+                        store.prefetchEdges(first: header.firstPosition, mask: mask)
+                        pending[parts] = PendingPart(mask: mask, first: header.firstPosition, slot: header.slot)
+                        parts += 1
+                    }
+                    continue
+                }
+            }
+            shapes[others] = shape
+            others += 1
+        }
+        for shape in shapes[0..<others] {
+            if let slot = store.containingSlot(shape: shape, longitude: x, latitude: y) { hit(slot) }
+        }
+        let query = parts > 0 ? FixedPointQuery(x: x, y: y) : nil
+        for part in pending[0..<parts] where store.maskedPartContains(first: part.first, mask: part.mask, x: x, y: y, query: query) {
+            hit(part.slot)
         }
     }
 

@@ -61,7 +61,7 @@ import TestSupport
         let cut = fixes.count * 2 / 3
         var first = try PartitionStateTests.state(regions: regions, services: Self.services)
         try PartitionStateTests.feed(&first, fixes[..<cut], firstSequence: 1, regions: regions, into: &resumed)
-        let checkpoint = try PartitionCheckpoint.decoded(first.checkpoint.encoded())
+        let checkpoint = try PartitionCheckpoint.decoded(first.encodedCheckpoint())
         #expect(checkpoint.devices == first.checkpoint.devices)
         let van = try #require(checkpoint.devices.first)
         #expect(van.standard != nil && van.significant != nil && van.visits != nil && van.regionSets.count == 1)

@@ -59,7 +59,7 @@ import Traces
         let half = fixes.count / 2
         var first = try Self.state(regions: regions)
         try Self.feed(&first, fixes[..<half], firstSequence: 1, regions: regions, into: &resumed)
-        let checkpoint = try PartitionCheckpoint.decoded(first.checkpoint.encoded())
+        let checkpoint = try PartitionCheckpoint.decoded(first.encodedCheckpoint())
         #expect(checkpoint.sequence == UInt64(half))
         #expect(checkpoint.devices == first.checkpoint.devices)
         #expect(checkpoint.devices.first?.regionSets.first?.monitor.regions.isEmpty == false, "the van is inside regions at mid-trace")

@@ -69,7 +69,7 @@ import TestSupport
         try apply("geowake.in.0.fix.bus-1", PartitionStateTests.payload(Self.fix))
         try apply("geowake.in.0.assignments", AssignmentsMarker.payload(revision: 2))
         try apply("geowake.in.0.fix.van-1", PartitionStateTests.payload(Self.fix))
-        let checkpoint = try PartitionCheckpoint.decoded(state.checkpoint.encoded())
+        let checkpoint = try PartitionCheckpoint.decoded(state.encodedCheckpoint())
         #expect(checkpoint.assignmentsRevision == 2)
         #expect(checkpoint.devices.first { $0.id == "van-1" }?.regionSets.map(\.set) == ["city", "depots"])
         state = try PartitionState(partition: 0, services: FleetServices(), checkpoint: checkpoint, sources: sources)

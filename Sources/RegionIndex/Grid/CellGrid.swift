@@ -58,7 +58,7 @@ struct CellGrid: Sendable {
         // A counting sort of (item, cell) pairs by cell, on every core: each chunk of items counts its
         // pairs per cell; the counts become each chunk's first place in each cell; each chunk places its
         // pairs from there and classifies them (an item's geometry is prepared once for all its entries).
-        // A cell's entries come in item order, as one pass would place them.
+        // A cell's entries come in item order, as one pass would place them (then in tag order: `orderCellsByTag`).
         let columns = self.columns, cellCount = columns * rows, grid = self
         let chunks = chunkRanges(of: 0..<n, atLeast: itemsPerChunk, limit: 4)
         // Chunk k's counts, then its places, are `cursors[k * cellCount..<(k + 1) * cellCount]`.
@@ -108,6 +108,7 @@ struct CellGrid: Sendable {
                 }
             }
         }
+        Self.orderCellsByTag(cellStart, &entryBoxes, &entries)
         self.entryBoxes = entryBoxes
         self.entries = entries
     }

@@ -120,6 +120,14 @@ public struct RegionStore: Sendable {
         String(decoding: idBytes[idRange(checkedSlot(handle))], as: UTF8.self)
     }
 
+    /// The region's id as the store holds its bytes, without making a string of them (a fleet worker writes
+    /// every active region's id into each checkpoint). Not generic: called from another module, a generic one ran
+    /// unspecialized, and was half of a checkpoint's cost.
+    public func withIDBytes(_ handle: RegionHandle, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let range = idRange(checkedSlot(handle))
+        idBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     public func handle(forID id: String) -> RegionHandle? {
         var id = id
         return id.withUTF8 { find($0) }.map { handle(slot: $0) }
