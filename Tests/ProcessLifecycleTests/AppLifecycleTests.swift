@@ -31,6 +31,27 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         #expect(life.takeChangedApps() == ["a"], "a removed app is changed too")
     }
 
+    /// A turn looks only at the apps in a state with a deadline (`AppRecords` keeps their names as records change):
+    /// an app that enters such a state by any path (a launch, a restored record) has its deadline kept, and one that
+    /// leaves it (started by hand, removed) has none left.
+    @Test func aDeadlineIsKeptForEveryWayIntoAStateThatHasOneAndDroppedForEveryWayOut() {
+        var launched = lifecycle()
+        _ = launched.eventQueued(for: "a", reason: .region, at: at(0))
+        let deadline = launched.nextDeadline
+        #expect(deadline != nil, "a launched app's budget ends")
+
+        var life = lifecycle()
+        #expect(life.nextDeadline == nil)
+        life.restore("b", launched.apps["a"]!)
+        #expect(life.nextDeadline == deadline, "a restored launched app keeps its budget's end")
+        life.remove("b")
+        #expect(life.nextDeadline == nil)
+        _ = life.eventQueued(for: "a", reason: .region, at: at(0))
+        #expect(life.nextDeadline == deadline)
+        _ = life.replacedByUser("a", at: at(1))
+        #expect(life.nextDeadline == nil, "a process started by hand has no budget")
+    }
+
     @Test func anEventForAClientThatIsNotRunningLaunchesItWithTheReason() {
         var life = lifecycle()
         #expect(life.eventQueued(for: "a", reason: .region, at: at(0)) == [.launch(client: "a", reason: .region)])
