@@ -35,7 +35,11 @@ import Testing
         let subscriber = try SubscriberProcess(client: EndToEndTests.client, daemon: daemon, output: output, options: ["--until-ended"])
         usleep(1_000_000)
         let copy = try Self.snapshot(daemon)
-        usleep(1_500_000)
+        // Events must be handled past the snapshot's commits before the cut, however slow the machine is: with
+        // the subscriber's lag of a few events, 100 more handled reach well past what the copy holds.
+        let handledAtSnapshot = SubscriberProcess.handled(output).count
+        #expect(Wake.eventually(30) { SubscriberProcess.handled(output).count >= handledAtSnapshot + 100 },
+                "the subscriber did not handle 100 more events after the snapshot")
         daemon.stop(signal: SIGKILL)
         let before = SubscriberProcess.handled(output)
         try Self.restore(copy, into: daemon)
