@@ -49,4 +49,23 @@ import TestSupport
         let read = try await Self.readAll(pause: 20_000)
         #expect(read.sequences == (1...UInt64(read.total)).map { $0 })
     }
+
+    @Test("A partition read of single-fix messages takes a whole batch of 4096, not the 1000 the server allowed unacknowledged when the consumer asked for no limit")
+    func aReadTakesMoreThanAThousandSmallMessages() async throws {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        let payload = Array(#"{"time":"2024-06-03T23:50:00.000Z","lat":52.5504055,"lon":13.403458667,"hAcc":2.2}"#.utf8)
+        let total = 6000
+        try payload.withUnsafeBytes { bytes in
+            for i in 0..<total { try connection.publishAsync("geowake.in.0.fix.d-\(i % 50)", bytes, messageID: "m\(i)") }
+        }
+        #expect(connection.completePublishes(timeoutMilliseconds: 30_000, failuresBefore: 0))
+        let subscription = try PartitionSubscription(connection, partition: 0, from: 1)
+        let timing = FleetTiming()
+        // The first read asks for 16 (no message size known yet); the second asks for a whole batch.
+        var taken = try subscription.read(batch: timing.fetchBatch, maxBytes: timing.fetchBytes, timeoutMilliseconds: 2000) { _ in }
+        taken = try subscription.read(batch: timing.fetchBatch, maxBytes: timing.fetchBytes, timeoutMilliseconds: 2000) { _ in }
+        #expect(taken > 1000, "a read took \(taken) of the \(timing.fetchBatch) asked")
+    }
 }
