@@ -21,6 +21,9 @@ final class PartitionSubscription {
     private var nextFetchIsLong = false
 
     static func durableName(_ partition: Int) -> String { "geowake-partition-\(partition)" }
+    /// Messages the consumer gives out unacknowledged: room for a whole fetch (`FleetTiming.fetchBatch`) and
+    /// the rest of an earlier one still waiting in the library.
+    static let maxAckPending: Int64 = 65_536
 
     init(_ connection: NATSConnection, partition: Int, from sequence: UInt64) throws(NATSError) {
         self.partition = partition
@@ -35,7 +38,9 @@ final class PartitionSubscription {
         jsConsumerConfig_Init(&config)
         config.AckPolicy = js_AckAll
         config.AckWait = 60_000_000_000
-        config.MaxAckPending = -1
+        // Asked as -1 (no limit), nats-server 2.9 stored its default of 1000: a read of small messages (one fix
+        // each) stopped at 1000 of the 4096 it asked for. Each read acknowledges its batch, so this bounds nothing else.
+        config.MaxAckPending = Self.maxAckPending
         if sequence > 1 {
             config.DeliverPolicy = js_DeliverByStartSequence
             config.OptStartSeq = sequence

@@ -1,3 +1,4 @@
+import CNATS
 import Foundation
 import Testing
 import TestSupport
@@ -48,5 +49,22 @@ import TestSupport
     func everyMessageOnceAcrossFileBlocks() async throws {
         let read = try await Self.readAll(pause: 20_000)
         #expect(read.sequences == (1...UInt64(read.total)).map { $0 })
+    }
+
+    @Test("A partition consumer lets a whole read of 4096 messages go unacknowledged: asked for no limit (-1), the server stored 1000 and reads of single-fix messages stopped there")
+    func partitionConsumerAllowsAWholeReadUnacknowledged() async throws {
+        let cluster = try NATSCluster(nodes: 1)
+        try await cluster.ready()
+        let connection = try NATSConnection(servers: [cluster.servers], name: "test")
+        _ = try PartitionSubscription(connection, partition: 0, from: 1)
+        // The consumer as the server stored it: a read's own count depends on how its messages arrive, this does not.
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var code = jsErrCode(0)
+        let status = js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream,
+                                        PartitionSubscription.durableName(0), nil, &code)
+        #expect(status == NATS_OK)
+        defer { jsConsumerInfo_Destroy(info) }
+        let stored = try #require(info).pointee.Config.pointee.MaxAckPending
+        #expect(stored >= Int64(2 * FleetTiming().fetchBatch), "the server stores MaxAckPending \(stored)")
     }
 }
