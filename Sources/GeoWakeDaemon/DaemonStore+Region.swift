@@ -4,7 +4,8 @@ import Geofencing
 import GRDB
 import GRDBSQLite
 
-/// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
+/// The `region` table: each geographic region of a client and its feature text as given; `regionState`: its
+/// monitoring state, where it has one (none is unknown).
 extension StoreTransaction {
     /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
     /// rowids. One statement for all, bound again for each row: looked up by its text for each, the cached statement
@@ -24,9 +25,13 @@ extension StoreTransaction {
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
     /// of consecutive rowids that take the same state are one statement: the fix after a `monitor` decides all of
     /// its regions outside at once, a row each took a tenth of registering them. A row changed twice keeps its last.
+    /// Only rows still in `region` get a state, as an UPDATE of it would: a removed region's rowid may be reused.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
         for run in RegionStateRuns(changes) {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid BETWEEN ? AND ?")
+            try db.raw("""
+                INSERT OR REPLACE INTO regionState (row, state, since, dwellSent)
+                SELECT rowid, ?, ?, ? FROM region WHERE rowid BETWEEN ? AND ?
+                """)
                 .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
                 .bind(4, run.rows.lowerBound).bind(5, run.rows.upperBound).run()
         }
@@ -110,7 +115,10 @@ extension DaemonStore {
 struct StoredRegionBatch {
     static let size = 4096
     /// One owner's rows, as `read` takes them.
-    static let query = "SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
+    static let query = """
+        SELECT region.rowid, regionID, feature, state, since, dwellSent FROM region
+        LEFT JOIN regionState ON regionState.row = region.rowid WHERE uid = ? AND clientID = ? ORDER BY regionID
+        """
 
     var features: [UInt8] = []
     var ends: [Int] = []
