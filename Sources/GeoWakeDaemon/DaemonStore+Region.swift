@@ -82,9 +82,10 @@ extension DaemonStore {
             }
             try read { db in
                 let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+                let states = try StoredRegionStates(db)
                 var batch = next()
                 for owner in owners {
-                    try batch.read(statement, owner: owner, db)
+                    try batch.read(statement, owner: owner, states: states, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
                         batch = next()
@@ -115,10 +116,7 @@ extension DaemonStore {
 struct StoredRegionBatch {
     static let size = 4096
     /// One owner's rows, as `read` takes them.
-    static let query = """
-        SELECT region.rowid, regionID, feature, state, since, dwellSent FROM region
-        LEFT JOIN regionState ON regionState.row = region.rowid WHERE uid = ? AND clientID = ? ORDER BY regionID
-        """
+    static let query = "SELECT rowid, regionID, feature FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
 
     var features: [UInt8] = []
     var ends: [Int] = []
@@ -137,8 +135,8 @@ struct StoredRegionBatch {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the rows of one owner.
-    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
+    /// Appends the rows of one owner, each with its state from `states`.
+    mutating func read(_ statement: Statement, owner: ClientKey, states: StoredRegionStates, _ db: Database) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, Int64(owner.uid))
@@ -154,10 +152,10 @@ struct StoredRegionBatch {
             case SQLITE_DONE:
                 return
             case SQLITE_ROW:
-                let since = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 4))
-                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
-                                                   state: SharedRegions.State(rawValue: Self.text(handle, 3)) ?? .unknown,
-                                                   since: since, dwellSent: sqlite3_column_int64(handle, 5) != 0))
+                let row = sqlite3_column_int64(handle, 0)
+                let stored = states.state(ofRow: row)
+                entries.append(SharedRegions.Entry(row: row, owner: owner, regionID: Self.text(handle, 1), state: stored?.state ?? .unknown,
+                                                   since: stored?.since, dwellSent: stored?.dwellSent ?? false))
                 if let feature = sqlite3_column_blob(handle, 2) {
                     features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
                 }
