@@ -95,6 +95,22 @@ extension DaemonStore {
         migrator.registerMigration("v26-sync-mark") { db in
             try db.execute(sql: "CREATE TABLE syncMark (value INTEGER NOT NULL); INSERT INTO syncMark (value) VALUES (0)")
         }
+        // Region states in a table of their own, keyed by the region's rowid: a state change rewrote the region's row
+        // with its feature text, so the fix after a `monitor` wrote all of its rows a second time (6 times the cost of
+        // a small row). No row means unknown; a region's state row goes with it (the trigger: a rowid may be reused).
+        migrator.registerMigration("v27-region-state-table") { db in
+            try db.execute(sql: """
+                CREATE TABLE regionState (
+                    row INTEGER PRIMARY KEY, state TEXT NOT NULL, since INTEGER, dwellSent INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO regionState (row, state, since, dwellSent)
+                    SELECT rowid, state, since, dwellSent FROM region
+                    WHERE state != 'unknown' OR since IS NOT NULL OR dwellSent != 0;
+                ALTER TABLE region DROP COLUMN state;
+                ALTER TABLE region DROP COLUMN since;
+                ALTER TABLE region DROP COLUMN dwellSent;
+                CREATE TRIGGER regionDeleted AFTER DELETE ON region BEGIN DELETE FROM regionState WHERE row = old.rowid; END;
+                """)
+        }
         return migrator
     }
 }

@@ -4,7 +4,8 @@ import Geofencing
 import GRDB
 import GRDBSQLite
 
-/// The `region` table: each geographic region of a client, its feature text as given and its monitoring state.
+/// The `region` table: each geographic region of a client and its feature text as given; `regionState`: its
+/// monitoring state, where it has one (none is unknown).
 extension StoreTransaction {
     /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
     /// rowids. One statement for all, bound again for each row: looked up by its text for each, the cached statement
@@ -24,9 +25,13 @@ extension StoreTransaction {
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
     /// of consecutive rowids that take the same state are one statement: the fix after a `monitor` decides all of
     /// its regions outside at once, a row each took a tenth of registering them. A row changed twice keeps its last.
+    /// Only rows still in `region` get a state, as an UPDATE of it would: a removed region's rowid may be reused.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
         for run in RegionStateRuns(changes) {
-            try db.raw("UPDATE region SET state = ?, since = ?, dwellSent = ? WHERE rowid BETWEEN ? AND ?")
+            try db.raw("""
+                INSERT OR REPLACE INTO regionState (row, state, since, dwellSent)
+                SELECT rowid, ?, ?, ? FROM region WHERE rowid BETWEEN ? AND ?
+                """)
                 .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
                 .bind(4, run.rows.lowerBound).bind(5, run.rows.upperBound).run()
         }
@@ -77,9 +82,10 @@ extension DaemonStore {
             }
             try read { db in
                 let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+                let states = try StoredRegionStates(db)
                 var batch = next()
                 for owner in owners {
-                    try batch.read(statement, owner: owner, db)
+                    try batch.read(statement, owner: owner, states: states, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
                         batch = next()
@@ -110,7 +116,7 @@ extension DaemonStore {
 struct StoredRegionBatch {
     static let size = 4096
     /// One owner's rows, as `read` takes them.
-    static let query = "SELECT rowid, regionID, feature, state, since, dwellSent FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
+    static let query = "SELECT rowid, regionID, feature FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
 
     var features: [UInt8] = []
     var ends: [Int] = []
@@ -129,8 +135,8 @@ struct StoredRegionBatch {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the rows of one owner.
-    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
+    /// Appends the rows of one owner, each with its state from `states`.
+    mutating func read(_ statement: Statement, owner: ClientKey, states: StoredRegionStates, _ db: Database) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, Int64(owner.uid))
@@ -146,10 +152,10 @@ struct StoredRegionBatch {
             case SQLITE_DONE:
                 return
             case SQLITE_ROW:
-                let since = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 4))
-                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
-                                                   state: SharedRegions.State(rawValue: Self.text(handle, 3)) ?? .unknown,
-                                                   since: since, dwellSent: sqlite3_column_int64(handle, 5) != 0))
+                let row = sqlite3_column_int64(handle, 0)
+                let stored = states.state(ofRow: row)
+                entries.append(SharedRegions.Entry(row: row, owner: owner, regionID: Self.text(handle, 1), state: stored?.state ?? .unknown,
+                                                   since: stored?.since, dwellSent: stored?.dwellSent ?? false))
                 if let feature = sqlite3_column_blob(handle, 2) {
                     features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
                 }

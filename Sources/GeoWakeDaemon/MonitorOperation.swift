@@ -83,15 +83,13 @@ extension DaemonCore {
         guard regions.count(of: client) + beacons.subscriptions.count(of: client) + new.features.count <= Self.maximumRegionsPerClient else {
             throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")
         }
-        var seen: Set<String> = []
-        for id in beaconRegions.map(\.region.id) + geographic.features.compactMap(Self.featureID) {
-            try Self.checkRegionID(id)
-            if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !seen.insert(id).inserted {
-                throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
-            }
+        // The beacon regions' ids here; the geographic ones once, as the loader reads them (a number is an id too).
+        var beaconIDs: Set<String> = []
+        for id in beaconRegions.map(\.region.id) {
+            try checkNewRegionID(id, of: client, among: &beaconIDs)
         }
         // The rules go with the geographic part; `features: []` only sets them.
-        let added = try monitorRegions(geographic, rules: rules, of: client, at: now)
+        let added = try monitorRegions(geographic, besides: beaconIDs, rules: rules, of: client, at: now)
         guard !beaconRegions.isEmpty else { return added }
         for entry in beaconRegions {
             beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
@@ -107,6 +105,15 @@ extension DaemonCore {
             throw error
         }
         return added + beaconRegions.count
+    }
+
+    /// Refuses an id that is malformed, monitored already (as a geographic or a beacon region) or in `ids`, the
+    /// request's ids so far; else adds it to them.
+    func checkNewRegionID(_ id: String, of client: ClientKey, among ids: inout Set<String>) throws(ProtocolError) {
+        try Self.checkRegionID(id)
+        if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !ids.insert(id).inserted {
+            throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
+        }
     }
 
     private static func featureID(_ feature: JSONValue) -> String? {

@@ -60,8 +60,9 @@ extension DaemonCore {
     }
 
     /// Adds geographic regions, all or none, and sets the client's rules when given; how many were added. The caller
-    /// checked the region limit.
-    func monitorRegions(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws(ProtocolError) -> Int {
+    /// checked the region limit and the ids of the request's beacon regions, `besides`, which no geographic one may take.
+    func monitorRegions(_ new: MonitorFeatures, besides beaconIDs: Set<String>, rules: RegionRules?, of client: ClientKey,
+                        at now: Timestamp) throws(ProtocolError) -> Int {
         let texts = new.texts
         // The texts into one document in one buffer, for the loader to read as it reads a file.
         var collection: [UInt8] = []
@@ -82,13 +83,9 @@ extension DaemonCore {
         }
         guard drafts.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
         let ids = drafts.map { String(decoding: $0.id, as: UTF8.self) }
-        var seen: Set<String> = []
-        for id in ids {
-            try Self.checkRegionID(id)
-            if regions.entry(client, id) != nil || !seen.insert(id).inserted {
-                throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
-            }
-        }
+        var seen = beaconIDs
+        seen.reserveCapacity(beaconIDs.count + ids.count)
+        for id in ids { try checkNewRegionID(id, of: client, among: &seen) }
         var rows: [Int64] = []
         try storeWrite { transaction in
             try rules?.store(transaction, for: client)

@@ -94,4 +94,24 @@ import TestSupport
         #expect((removed["result"] as? [String: Any])?["removed"] as? [String] == ["good"], "\(removed)")
         #expect(errorCode(try raw.request("regionState", ["region": "good"])) == "unknownRegion")
     }
+
+    /// A geographic region's id is what the region loader reads, a number as written: one that is a beacon region's
+    /// id, in the same request or monitored before, is refused, so that no id names two regions of a client.
+    @Test func aCircleWhoseNumericIDIsABeaconRegionsIDIsADuplicateInTheSameRequestAndAfterIt() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(source: nil, options: ["--beacon-source", "trace:" + BeaconFixtures.trace, "--speed", "0"])
+        let raw = try RawClient.registered(daemon, as: Self.client)
+        let beacon: [String: Any] = ["type": "Feature", "id": "7", "geometry": NSNull(),
+                                     "properties": ["kind": "beacon", "uuid": BeaconFixtures.shopUUID]]
+        let circle: [String: Any] = ["type": "Feature", "id": 7, "properties": ["radius": 50],
+                                     "geometry": ["type": "Point", "coordinates": [13.4, 52.5]]]
+        let both = try raw.request("monitor", ["features": [beacon, circle]])
+        #expect(errorCode(both) == "duplicateRegion", "\(both)")
+        #expect(errorCode(try raw.request("regionState", ["region": "7"])) == "unknownRegion", "all or none")
+        #expect(try raw.request("monitor", ["features": [beacon]])["ok"] as? Bool == true)
+        let after = try raw.request("monitor", ["features": [circle]])
+        #expect(errorCode(after) == "duplicateRegion", "\(after)")
+        let list = try #require(try raw.request("list")["result"] as? [String: Any])
+        #expect((list["regions"] as? [[String: Any]] ?? []).count == 1)
+    }
 }

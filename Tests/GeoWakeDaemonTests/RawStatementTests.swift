@@ -51,20 +51,20 @@ import Testing
         let texts = ["", "Zürich \u{1F30D} \"quoted\"", String(repeating: "x", count: 5000)]
         try store.write { transaction in
             for (n, text) in texts.enumerated() {
-                try transaction.raw("INSERT INTO region (uid, clientID, regionID, feature, since) VALUES (?, ?, ?, '{}', ?)")
+                try transaction.raw("INSERT INTO beaconRegion (uid, clientID, regionID, feature, since) VALUES (?, ?, ?, '{}', ?)")
                     .bind(1, UInt32.max).bind(2, "c").bind(3, text).bind(4, n == 1 ? nil : Int64.min + Int64(n)).run()
             }
         }
-        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT uid, regionID, since FROM region ORDER BY rowid") }
+        let rows = try store.queue.read { db in try Row.fetchAll(db, sql: "SELECT uid, regionID, since FROM beaconRegion ORDER BY rowid") }
         #expect(rows.map { $0["regionID"] as String } == texts)
         #expect(rows.map { $0["since"] as Int64? } == [Int64.min, nil, Int64.min + 2])
         #expect(rows.allSatisfy { $0["uid"] as Int64 == Int64(UInt32.max) })
         let read = try store.queue.read { db in
-            try db.raw("SELECT length(regionID), since FROM region WHERE uid = ? ORDER BY length(regionID) DESC")
+            try db.raw("SELECT length(regionID), since FROM beaconRegion WHERE uid = ? ORDER BY length(regionID) DESC")
                 .bind(1, UInt32.max).run { ($0[0], $0[1]) }
         }
         #expect(read?.0 == 5000 && read?.1 == Int64.min + 2)
-        let none = try store.queue.read { db in try db.raw("SELECT since FROM region WHERE regionID = ?").bind(1, "absent").run() }
+        let none = try store.queue.read { db in try db.raw("SELECT since FROM beaconRegion WHERE regionID = ?").bind(1, "absent").run() }
         #expect(none == nil)
     }
 }

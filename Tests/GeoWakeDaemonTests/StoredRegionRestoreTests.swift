@@ -103,12 +103,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try store.read { db in
             let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
+            let states = try StoredRegionStates(db)
             var fresh = StoredRegionBatch(), reused = StoredRegionBatch()
-            try fresh.read(statement, owner: Self.owners[1], db)
-            try reused.read(statement, owner: Self.owners[0], db)
-            try reused.read(statement, owner: Self.owners[2], db)
+            try fresh.read(statement, owner: Self.owners[1], states: states, db)
+            try reused.read(statement, owner: Self.owners[0], states: states, db)
+            try reused.read(statement, owner: Self.owners[2], states: states, db)
             reused.removeAll()
-            try reused.read(statement, owner: Self.owners[1], db)
+            try reused.read(statement, owner: Self.owners[1], states: states, db)
             #expect(reused.features == fresh.features && reused.ends == fresh.ends)
             #expect(reused.entries.map(\.row) == fresh.entries.map(\.row) && reused.entries.map(\.regionID) == fresh.entries.map(\.regionID))
             #expect(reused.entries.count == Self.perOwner && reused.entries.allSatisfy { $0.owner == Self.owners[1] })
