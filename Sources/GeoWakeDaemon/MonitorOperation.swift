@@ -116,7 +116,21 @@ extension DaemonCore {
         }
     }
 
+    /// The id the loader reads (`GeoJSONReader`): the feature's own `id` unless null, else `properties.id`; a string, or
+    /// an integral number in decimal, as the loader keeps an integer a client writes. Another spelling of it (`7.0`,
+    /// which the loader reads as "7.0") is found as "7" too, so the same feature under it counts as unchanged.
     private static func featureID(_ feature: JSONValue) -> String? {
-        feature["id"]?.string ?? feature["properties"]?["id"]?.string
+        switch feature["id"] {
+        case nil, .null?: idText(feature["properties"]?["id"])
+        case let id?: idText(id)
+        }
+    }
+
+    private static func idText(_ id: JSONValue?) -> String? {
+        switch id {
+        case .string(let text)?: text
+        case .number(let number)?: Int64(exactly: number).map(String.init)
+        default: nil
+        }
     }
 }

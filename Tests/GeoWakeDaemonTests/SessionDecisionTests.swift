@@ -104,4 +104,20 @@ import TestSupport
         #expect(try connected() == false)
         #expect(daemon.core.sessions[first] == nil)
     }
+
+    /// A relaunched subscriber monitors its regions again with the very features; a numeric id (the loader reads
+    /// `7` as "7") was looked up as no id at all, and the region then refused as its own duplicate.
+    @Test func aRegionWithANumericIDMonitoredAgainAsItWasIsUnchangedNotADuplicate() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.numbered")
+        func monitor(_ id: Int, radius: Int) throws -> [String: JSONValue]? {
+            let line = #"{"op":"monitor","id":\#(id),"features":[{"type":"Feature","id":7,"#
+                + #""properties":{"radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#
+            return try replies(request(daemon, first, line), to: first).first
+        }
+        #expect(try monitor(3, radius: 100)?["result"]?.object?["added"]?.int == 1)
+        let again = try monitor(4, radius: 100)?["result"]?.object
+        #expect(again?["unchanged"]?.int == 1 && again?["added"]?.int == 0, "\(String(describing: again))")
+        #expect(try monitor(5, radius: 150)?["error"]?.object?["code"]?.string == "duplicateRegion", "a changed region 7 is still refused")
+    }
 }
