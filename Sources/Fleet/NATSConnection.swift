@@ -39,9 +39,8 @@ public final class NATSConnection {
         try check(natsOptions_SetReconnectBufSize(options, 64 << 20), "setting the reconnect buffer")
         try check(natsOptions_SetTimeout(options, 2000), "setting the connect timeout")
         // Without a deadline libnats writes to a blocking socket while holding the connection's lock: a server
-        // that stops reading (nats-server 2.9 stalled so under back-to-back pull requests, `PullFetchTests`) hangs
-        // every publish, acknowledgement and pull request for good. With one, a write stuck for 10 s drops the
-        // connection, which counts as a failure below and reconnects.
+        // that stops reading would hang every publish, acknowledgement and pull request for good. With one, a write
+        // stuck for 10 s drops the connection, which counts as a failure below and reconnects.
         try check(natsOptions_SetWriteDeadline(options, 10_000), "setting the write deadline")
         if let ioBufferBytes { try check(natsOptions_SetIOBufSize(options, Int32(ioBufferBytes)), "setting the I/O buffer") }
         // A dropped connection loses what was written to it and not yet acknowledged: it counts as a failure,

@@ -30,7 +30,14 @@ final class PullRequests {
         self.subscription = subscription!
     }
 
+    /// Unsubscribes, and lets the library's reader get past every message already sent here, before letting go: libnats
+    /// 3.4's reader finds a message's subscription and only then locks it, holding no reference in between, and a pull
+    /// still in flight keeps sending. A subscription freed in that window left the reader waiting on a freed mutex, and
+    /// the connection's close then waited for the reader for good (`PullFetchTests` hung so in CI; gdb showed both
+    /// threads). The server handles the flush's PING after the unsubscribe, and the reader the PONG after those messages.
     deinit {
+        natsSubscription_Unsubscribe(subscription)
+        natsConnection_FlushTimeout(connection.connection, 2000)
         natsSubscription_Destroy(subscription)
     }
 
