@@ -92,7 +92,7 @@ public final class DaemonStore {
     /// Runs `body` in one write transaction committed with a full sync at once, for a write the daemon must not act
     /// past before it is durable (a process it is about to stop). The WAL is synced up to this commit, so every
     /// earlier commit is durable too and the turn's `sync()` has nothing left to do. The sync mark changes with it:
-    /// a commit that rewrote rows with their own values would write no frame, and sync nothing.
+    /// SQLite writes nothing for an update to the same value, and an empty commit syncs nothing.
     @discardableResult
     func writeDurably<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         try queue.writeWithoutTransaction { db in
@@ -126,14 +126,7 @@ public final class DaemonStore {
     func sync() throws {
         guard syncPending else { return }
         syncPending = false
-        try queue.writeWithoutTransaction { db in
-            try db.raw("PRAGMA synchronous = FULL").run()
-            defer { _ = try? db.raw("PRAGMA synchronous = NORMAL").run() }
-            try db.raw("BEGIN").run()
-            // A row that changes: SQLite writes nothing for an update to the same value, and an empty commit syncs nothing.
-            try db.raw("UPDATE syncMark SET value = value + 1").run()
-            try db.raw("COMMIT").run()
-        }
+        try writeDurably { _ in }
     }
 
     /// Checkpoints the WAL once it passed `WALCheckpoint.pages`; the loop calls it after a turn's deliveries.
