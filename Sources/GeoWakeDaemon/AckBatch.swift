@@ -2,57 +2,41 @@ import GeoWakeProtocol
 
 /// Acks are applied in one transaction per loop turn instead of one each: a subscriber acks every event, and each
 /// commit is a WAL write on the loop thread that fixes wait behind. A reply still follows its ack's commit, and any
-/// other request first applies the acks before it, so replies keep the order of requests and see every earlier ack.
+/// other request is decided only once the acks before it are stored and answered (`DaemonEffect.takeAgain`), so
+/// replies keep the order of requests and see every earlier ack.
 extension DaemonCore {
-    /// Validates and applies one ack inside a write transaction; the ack reply's result.
-    ///
-    /// An ack of an earlier epoch (a client that handled events a power cut then took from the store) acknowledges
-    /// only the events it can name: those of its epoch up to its seq, never a later epoch's event that reuses the
-    /// number.
-    func acknowledge(_ request: Request, _ transaction: StoreTransaction) throws -> [String: JSONValue] {
+    /// An ack as a write: the store checks its seq against the client's books (`StoreTransaction.apply`).
+    func ack(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
         let ack = try ProtocolError.reading { () throws(RequestError) in try AckRequest(fields: request.fields) }
-        var seq = ack.seq
-        let last = try transaction.lastSeq(of: client)
-        if let epoch = ack.epoch, epoch < transaction.epoch {
-            let later = try transaction.firstSeq(of: client, afterEpoch: epoch)
-            seq = min(seq, last, (later ?? Int64.max) - 1)
+        return .write(RequestWrite(changes: [.acknowledge(client, seq: ack.seq, epoch: ack.epoch)], synced: false)) { [self] outcome in
+            guard case .acknowledged(let seq, let pending, let reportedDropped) = outcome.answers.first else {
+                throw ProtocolError("internal", "the store did not answer the ack")
+            }
+            // The ack made room for the `eventsDropped` event it queued.
+            if reportedDropped, let connection = connection(of: client) { emit(.readOutbox(connection, fromStart: false)) }
+            return AckReply(acked: seq, pending: pending).fields
         }
-        guard seq <= last else { throw ProtocolError.badRequest("\"seq\" \(seq) is beyond the last assigned \(last)") }
-        try acknowledge(transaction, client, through: seq, at: request.now)
-        return AckReply(acked: seq, pending: Int64(try transaction.pendingCount(of: client))).fields
     }
 
-    /// Applies the acks read this turn, several each in a savepoint of one transaction (a bad one fails alone), then
-    /// replies; a lone ack is the `ack` operation itself.
+    /// Applies the acks read this turn in one batch, each in a savepoint of its transaction (a bad one fails alone),
+    /// and replies to each, in order, once it committed; a malformed ack is answered in its place among them.
     func applyDeferredAcks() {
         let requests = deferredAcks
         guard !requests.isEmpty else { return }
         deferredAcks = []
-        if requests.count == 1 {
-            let request = requests[0]
-            reply(request.connection, id: request.id, Self.result { try ack(request) })
-            return
-        }
-        var results: [Result<[String: JSONValue], ProtocolError>] = []
-        do {
-            try store.write { transaction in
-                for request in requests {
-                    var result: Result<[String: JSONValue], ProtocolError> = .failure(ProtocolError("internal", "the ack was not applied"))
-                    try transaction.inSavepoint {
-                        result = Self.result { try acknowledge(request, transaction) }
-                        if case .success = result { return true }
-                        return false
-                    }
-                    results.append(result)
-                }
+        var writes: [RequestWrite] = []
+        for request in requests {
+            let (write, then): (RequestWrite, (RequestWrite.Outcome) throws -> [String: JSONValue])
+            do {
+                guard case .write(let ackWrite, let ackThen) = try ack(request) else { continue }
+                (write, then) = (ackWrite, ackThen)
+            } catch {
+                (write, then) = (RequestWrite(changes: [], synced: false), { _ in throw error })
             }
-        } catch {
-            logger.error("store write failed", metadata: ["error": "\(error)"])
-            results = requests.map { _ in .failure(ProtocolError("internal", "the store could not be written: \(error)")) }
+            writes.append(write)
+            awaiting.append(AwaitingStore(request: request, operation: .ack, then: then))
         }
-        for (request, result) in zip(requests, results) {
-            reply(request.connection, id: request.id, result)
-        }
+        store(StoreBatch(time: requests[0].now, requests: writes))
     }
 }

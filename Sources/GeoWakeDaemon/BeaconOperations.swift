@@ -7,30 +7,25 @@ import GeoWakeProtocol
 /// startRangingBeacons and stopRangingBeacons. `stopMonitoring` (as `monitor`, `MonitorOperation.swift`) splits its
 /// beacon regions from its geographic ones and hands the latter to the geographic op unchanged.
 extension DaemonCore {
-    func startRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
+    func startRangingBeacons(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
         let constraint = try Self.constraint(request)
-        try storeWrite { transaction in
-            try transaction.save(BeaconRangingRecord(uid: client.uid, clientID: client.clientID, constraintKey: constraint.key,
-                                                     uuid: constraint.uuid.description, major: constraint.major.map { Int64($0) },
-                                                     minor: constraint.minor.map { Int64($0) }))
+        let record = BeaconRangingRecord(uid: client.uid, clientID: client.clientID, constraintKey: constraint.key,
+                                         uuid: constraint.uuid.description, major: constraint.major.map { Int64($0) },
+                                         minor: constraint.minor.map { Int64($0) })
+        return .write(RequestWrite(changes: [.startRanging(record)])) { [self] _ in
+            beacons.subscriptions.startRanging(constraint, for: client)
+            return [:]
         }
-        beacons.subscriptions.startRanging(constraint, for: client)
-        return [:]
     }
 
-    func stopRangingBeacons(_ request: Request) throws -> [String: JSONValue] {
+    func stopRangingBeacons(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
         let constraint = try Self.constraint(request)
-        try storeWrite { transaction in try transaction.deleteRanging(constraint.key, of: client) }
-        beacons.subscriptions.stopRanging(constraint, for: client)
-        return [:]
-    }
-
-    /// `unregister`'s beacon part: the client's beacon regions and ranging go with it.
-    func forgetBeacons(of client: ClientKey) throws(ProtocolError) {
-        try storeWrite { transaction in try transaction.deleteBeacons(of: client) }
-        beacons.subscriptions.removeAll(of: client)
+        return .write(RequestWrite(changes: [.stopRanging(constraintKey: constraint.key, client)])) { [self] _ in
+            beacons.subscriptions.stopRanging(constraint, for: client)
+            return [:]
+        }
     }
 
     /// A constraint from `uuid` and optional `major`, `minor`.
@@ -42,35 +37,29 @@ extension DaemonCore {
         return BeaconSubscriptions.Constraint(uuid: uuid, major: constraint.major, minor: constraint.minor)
     }
 
-    /// `stopMonitoring`: beacon regions here, geographic ones through `stopMonitoringRegions`.
-    func stopMonitoring(_ request: Request) throws -> [String: JSONValue] {
+    /// `stopMonitoring`: beacon regions here, geographic ones through `stopMonitoringRegions`, in one write; each
+    /// removed region a client was inside gives its `exit` with reason `regionRemoved`.
+    func stopMonitoring(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
-        guard let ids = try? Self.regionIDs(request) else { return try stopMonitoringRegions(request) }
-        let beaconIDs = ids.filter { beacons.subscriptions.region(client, $0) != nil }
-        guard !beaconIDs.isEmpty else { return try stopMonitoringRegions(request) }
+        let ids = try Self.regionIDs(request)
         for id in ids where beacons.subscriptions.region(client, id) == nil && regions.entry(client, id) == nil {
             throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
         }
+        let beaconIDs = ids.filter { beacons.subscriptions.region(client, $0) != nil }
         let geographic = ids.filter { beacons.subscriptions.region(client, $0) == nil }
-        if !geographic.isEmpty {
-            var geographicRequest = request
-            geographicRequest.fields = ["regions": .array(geographic.map(JSONValue.string))]
-            _ = try stopMonitoringRegions(geographicRequest)
-        }
+        var write = stopMonitoringRegions(geographic, of: client, at: lastFix?.time ?? request.now)
         let now = beacons.lastSighting?.time ?? request.now
-        var events: [ClientEvent] = []
         for id in beaconIDs {
+            write.changes.append(.deleteBeaconRegion(id, client))
             guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }
             var writer = JSONLineWriter(reservingCapacity: 192)
             writer.beaconRegionEventLine(BeaconRegionEvent(kind: .exit, regionID: id, time: now, beacon: last.beacon), reason: "regionRemoved")
-            events.append(ClientEvent(client: client, launchReason: .beacon, line: ClientServices.object(&writer)))
+            write.events.append(ClientEvent(client: client, launchReason: .beacon, line: ClientServices.object(&writer)))
         }
-        try storeWrite { transaction in
-            for id in beaconIDs { try transaction.deleteBeaconRegion(id, of: client) }
-            try enqueue(transaction, events, now: now)
+        return .write(write) { [self, events = write.events] _ in
+            notify(events)
+            return StopMonitoringReply(removed: ids).fields
         }
-        notify(events)
-        return StopMonitoringReply(removed: ids).fields
     }
 
     func describe(_ monitored: BeaconSubscriptions.Monitored) -> RegionStateReply {

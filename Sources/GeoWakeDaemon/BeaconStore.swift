@@ -8,10 +8,6 @@ import GeoWakeProtocol
 /// neither repeats the `enter` nor exits before `lastSeen + --beacon-exit-timeout`.
 extension DaemonCore {
     /// A monitored beacon region as its store record.
-    static func storeBeaconRegion(_ transaction: StoreTransaction, _ monitored: BeaconSubscriptions.Monitored) throws {
-        try transaction.save(beaconRegionRecord(monitored))
-    }
-
     static func beaconRegionRecord(_ monitored: BeaconSubscriptions.Monitored) -> BeaconRegionRecord {
         let sighting = monitored.lastSighting
         return BeaconRegionRecord(uid: monitored.owner.uid, clientID: monitored.owner.clientID, regionID: monitored.region.id,

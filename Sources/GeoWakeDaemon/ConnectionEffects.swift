@@ -34,8 +34,9 @@ extension Daemon {
     private func carryOut(_ effect: DaemonEffect, written: inout Set<ConnectionID>) {
         switch effect {
         case .store(let batch):
-            let queued = commit(batch)
-            carryOut(core.take(.stored(batch.events, queued: queued), at: batch.time, monotonic: commitMarks.committed))
+            let outcome = commit(batch)
+            carryOut(core.take(.stored(batch.events, queued: outcome.queued, requests: outcome.requests), at: batch.time,
+                               monotonic: commitMarks.committed))
         case .send(let id, let line, let afterSync):
             guard let connection = connections[id] else { return }
             if afterSync { connection.holdUntilSync() }
@@ -66,6 +67,9 @@ extension Daemon {
             flush(&written)
             if let connection = connections[earlier] { takeWaitingRequests(of: connection) }
             feed(.request(again, request[...], after: earlier))
+        case .takeAgain(let id, let request, let earlier):
+            flush(&written)
+            feed(.request(id, request[...], after: earlier))
         case .tell(let news):
             flush(&written)
             tell(news)

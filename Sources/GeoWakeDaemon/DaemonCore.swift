@@ -36,6 +36,8 @@ final class DaemonCore {
     var effects: [DaemonEffect] = []
     /// Acks read this loop turn, applied together at `requestsRead`, before the turn's fix.
     var deferredAcks: [Request] = []
+    /// Requests whose writes went out in `store` effects, in order, until the loop says what the store did.
+    var awaiting: [AwaitingStore] = []
     var beacons: DaemonBeacons
     /// The fix source as the loop last reported it; nil for a daemon that serves beacons alone.
     var source: SourceFacts?

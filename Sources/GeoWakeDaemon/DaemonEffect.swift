@@ -27,6 +27,9 @@ enum DaemonEffect: Equatable {
     /// Decide `request` only after what `earlier` has sent so far: the loop takes those requests, then gives this
     /// one again with `after: earlier` (a process taking over a client: the acks of the one it replaces come first).
     case takeEarlierRequests(of: ConnectionID, thenAgain: ConnectionID, request: [UInt8])
+    /// Decide `request` again once the effects before this one are carried out: a request behind acks not yet
+    /// stored is decided after their batch committed, so that what it reads and replies sees them.
+    case takeAgain(ConnectionID, request: [UInt8], after: ConnectionID?)
     /// News for the launcher (`ClientActivation`), in its place among the lines: it hears of an event after the
     /// event was written to a connected client, so what it does (a launch, a budget) is not on the event's way.
     case tell(LauncherNews)

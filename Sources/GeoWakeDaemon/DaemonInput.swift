@@ -29,6 +29,7 @@ enum DaemonInput {
     case scanner(BeaconSource.Item)
     /// A live beacon region's exit timeout fell due.
     case beaconDeadline
-    /// A `store` effect's batch committed: `queued` is what its events became in the outboxes.
-    case stored([ClientEvent], queued: [QueuedEvent])
+    /// A `store` effect's batch committed: `queued` is what its events became in the outboxes, `requests` what each
+    /// of its requests' writes did, in order.
+    case stored([ClientEvent], queued: [QueuedEvent], requests: [Result<RequestWrite.Outcome, ProtocolError>] = [])
 }

@@ -18,7 +18,7 @@ struct BeaconRegionRecord: Codable, Equatable, FetchableRecord, PersistableRecor
 }
 
 /// A row of `beaconRanging`: a client's ranging constraint, keyed as `BeaconSubscriptions.Constraint.key` keys it.
-struct BeaconRangingRecord: Codable, FetchableRecord, PersistableRecord {
+struct BeaconRangingRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "beaconRanging"
 
     var uid: UInt32

@@ -2,8 +2,8 @@ import GeoWakeCore
 import GeoWakeProtocol
 
 /// The daemon's decisions: one input in, taken at the times the loop gives, and the effects it has out. They read no
-/// clock, hold no socket and commit no step's events (those are `store` effects); a request still commits its own
-/// changes, in one transaction with its reply's outcome (`storeWrite`).
+/// clock, hold no socket and write nothing: what a fix, a timer or a request changes in the store goes out as a
+/// `store` effect, and a request that writes is answered once its batch committed (`RequestDecisions.swift`).
 extension DaemonCore {
     /// Decides `input` and returns what every decision emitted since the loop last carried effects out. `now` is the
     /// wall clock's time (a fix's own time comes with the fix), `monotonic` the clock that paces the source's health.
@@ -34,8 +34,9 @@ extension DaemonCore {
             decide(item, at: now)
         case .beaconDeadline:
             decideBeaconDeadline(at: now)
-        case .stored(let events, let queued):
+        case .stored(let events, let queued, let requests):
             notify(events, queued: queued)
+            answer(requests)
         }
         defer { effects = [] }
         return effects

@@ -13,17 +13,17 @@ struct MonitorFeatures {
     }
 }
 
-/// `monitor`: its beacon regions are monitored here, its geographic ones by `monitorRegions`; a feature the client
-/// monitors already, unchanged, is kept as it is.
+/// `monitor`: its beacon regions are monitored here, its geographic ones loaded by `geographicDrafts` and added by
+/// `addRegions` once the request's write is stored; a feature the client monitors already, unchanged, is kept as it is.
 extension DaemonCore {
-    func monitor(_ request: Request) throws -> [String: JSONValue] {
+    func monitor(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
         let rules = try RegionRules(request: request.fields)
         let monitor = try ProtocolError.reading { () throws(RequestError) in try MonitorRequest(fields: request.fields) }
         let given = try features(of: monitor, request)
         let new = try withoutUnchanged(given, of: client)
-        let added = try monitorNew(new, rules: rules, of: client, at: request.now)
-        return MonitorReply(added: Int64(added), unchanged: Int64(given.features.count - new.features.count)).fields
+        let unchanged = Int64(given.features.count - new.features.count)
+        return try monitorNew(new, rules: rules, of: client, at: request.now) { added in MonitorReply(added: Int64(added), unchanged: unchanged).fields }
     }
 
     /// The features inline, their texts cut from the request line, or read from the file.
@@ -67,8 +67,9 @@ extension DaemonCore {
         return try store.regionFeature(id, of: client)
     }
 
-    /// Adds the new regions, all or none; how many.
-    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws -> Int {
+    /// Adds the new regions, all or none, once they are stored; `reply` is given how many.
+    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp,
+                            reply: @escaping (Int) -> [String: JSONValue]) throws -> OperationOutcome {
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic = MonitorFeatures()
         for (index, (feature, text)) in zip(new.features, new.texts).enumerated() {
@@ -88,23 +89,21 @@ extension DaemonCore {
         for id in beaconRegions.map(\.region.id) {
             try checkNewRegionID(id, of: client, among: &beaconIDs)
         }
+        let (drafts, ids) = try geographicDrafts(geographic, besides: beaconIDs, of: client)
         // The rules go with the geographic part; `features: []` only sets them.
-        let added = try monitorRegions(geographic, besides: beaconIDs, rules: rules, of: client, at: now)
-        guard !beaconRegions.isEmpty else { return added }
-        for entry in beaconRegions {
-            beacons.subscriptions.add(entry.region, feature: entry.feature, owner: client)
+        var changes: [StoreChange] = rules.map { [.setRegionRules($0, client)] } ?? []
+        changes.append(.insertRegions(ids: ids, features: geographic.texts, client))
+        for (region, feature) in beaconRegions {
+            changes.append(.saveBeaconRegion(BeaconRegionRecord(uid: client.uid, clientID: client.clientID, regionID: region.id, feature: feature)))
         }
-        do {
-            try storeWrite { db in
-                for entry in beaconRegions {
-                    try Self.storeBeaconRegion(db, beacons.subscriptions.region(client, entry.region.id)!)
-                }
+        return .write(RequestWrite(changes: changes)) { [self] outcome in
+            guard let rows = outcome.answers.lazy.compactMap({ if case .regionRows(let rows) = $0 { rows } else { nil } }).first else {
+                throw ProtocolError("internal", "the store did not answer the regions")
             }
-        } catch {
-            for entry in beaconRegions { _ = beacons.subscriptions.remove(client, entry.region.id) }
-            throw error
+            try addRegions(drafts, rows: rows, rules: rules, of: client, at: now)
+            for (region, feature) in beaconRegions { beacons.subscriptions.add(region, feature: feature, owner: client) }
+            return reply(drafts.count + beaconRegions.count)
         }
-        return added + beaconRegions.count
     }
 
     /// Refuses an id that is malformed, monitored already (as a geographic or a beacon region) or in `ids`, the

@@ -15,9 +15,9 @@ enum Operation: String, CaseIterable {
 }
 
 extension DaemonCore {
-    func perform(_ operation: Operation, _ request: Request) throws -> [String: JSONValue] {
+    func perform(_ operation: Operation, _ request: Request) throws -> OperationOutcome {
         switch operation {
-        case .hello: try hello(request)
+        case .hello: .reply(try hello(request))
         case .register: try register(request)
         case .unregister: try unregister(request)
         case .ack: try ack(request)
@@ -29,19 +29,19 @@ extension DaemonCore {
         case .stopVisits: try stopService(.visits, request)
         case .monitor: try monitor(request)
         case .stopMonitoring: try stopMonitoring(request)
-        case .regionState: try regionState(request)
+        case .regionState: .reply(try regionState(request))
         case .startRangingBeacons: try startRangingBeacons(request)
         case .stopRangingBeacons: try stopRangingBeacons(request)
-        case .list: try list(request)
-        case .subscriptions: try subscriptions(request)
-        case .clients: try clients(request)
-        case .status: try status(request)
+        case .list: .reply(try list(request))
+        case .subscriptions: .reply(try subscriptions(request))
+        case .clients: .reply(try clients(request))
+        case .status: .reply(try status(request))
         case .disable: try disable(request)
         case .enable: try enable(request)
-        case .beginBackgroundTask: try beginBackgroundTask(request)
-        case .endBackgroundTask: try endBackgroundTask(request)
-        case .setBackgroundFetch: try setBackgroundFetch(request)
-        case .completeBackgroundFetch: try completeBackgroundFetch(request)
+        case .beginBackgroundTask: .reply(try beginBackgroundTask(request))
+        case .endBackgroundTask: .reply(try endBackgroundTask(request))
+        case .setBackgroundFetch: .reply(try setBackgroundFetch(request))
+        case .completeBackgroundFetch: .reply(try completeBackgroundFetch(request))
         }
     }
 }

@@ -33,19 +33,21 @@ extension DaemonCore {
                            beaconSource: beacons.sourceDescription.map(beaconSourceStatus), clients: try clients(of: request.session.peer.uid)).fields
     }
 
-    func disable(_ request: Request) throws -> [String: JSONValue] {
+    func disable(_ request: Request) throws -> OperationOutcome {
         let client = try existingClient(request)
-        try storeWrite { transaction in try transaction.setDisabled(true, for: client) }
-        if let connection = connection(of: client), connection != request.connection { emit(.closeAfterSending(connection)) }
-        emit(.tell(.disabled(client)))
-        return [:]
+        return .write(RequestWrite(changes: [.setDisabled(true, client)])) { [self] _ in
+            if let connection = connection(of: client), connection != request.connection { emit(.closeAfterSending(connection)) }
+            emit(.tell(.disabled(client)))
+            return [:]
+        }
     }
 
-    func enable(_ request: Request) throws -> [String: JSONValue] {
+    func enable(_ request: Request) throws -> OperationOutcome {
         let client = try existingClient(request)
-        try storeWrite { transaction in try transaction.setDisabled(false, for: client) }
-        emit(.tell(.enabled(client)))
-        return [:]
+        return .write(RequestWrite(changes: [.setDisabled(false, client)])) { [self] _ in
+            emit(.tell(.enabled(client)))
+            return [:]
+        }
     }
 
     func existingClient(_ request: Request) throws(ProtocolError) -> ClientKey {

@@ -16,24 +16,15 @@ extension DaemonCore {
         try request.typed(StopMonitoringRequest.init(fields:)).regions
     }
 
-    func stopMonitoringRegions(_ request: Request) throws -> [String: JSONValue] {
-        let client = try request.client()
-        let ids = try Self.regionIDs(request)
-        for id in ids where regions.entry(client, id) == nil {
-            throw ProtocolError("unknownRegion", "no region \"\(id)\" for this client")
-        }
-        let now = lastFix?.time ?? request.now
-        var events: [ClientEvent] = []
+    /// The geographic part of `stopMonitoring`: the regions go from the monitor now, from the store with the write.
+    func stopMonitoringRegions(_ ids: [String], of client: ClientKey, at now: Timestamp) -> RequestWrite {
+        var write = RequestWrite(changes: [])
         for id in ids {
             guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
-            events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])
+            write.changes.append(.deleteRegion(id, client))
+            write.events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])
         }
-        try storeWrite { transaction in
-            for id in ids { try transaction.deleteRegion(id, of: client) }
-            try enqueue(transaction, events, now: now)
-        }
-        notify(events)
-        return StopMonitoringReply(removed: ids).fields
+        return write
     }
 
     /// A beacon region's state, else a geographic one's.
@@ -59,10 +50,10 @@ extension DaemonCore {
         return String(decoding: writer.bytes.dropFirst(6).dropLast(), as: UTF8.self)
     }
 
-    /// Adds geographic regions, all or none, and sets the client's rules when given; how many were added. The caller
-    /// checked the region limit and the ids of the request's beacon regions, `besides`, which no geographic one may take.
-    func monitorRegions(_ new: MonitorFeatures, besides beaconIDs: Set<String>, rules: RegionRules?, of client: ClientKey,
-                        at now: Timestamp) throws(ProtocolError) -> Int {
+    /// A `monitor`'s geographic regions, loaded and validated as a file's are, each with its id: the caller checked
+    /// the region limit and the ids of the request's beacon regions, `besides`, which no geographic one may take.
+    func geographicDrafts(_ new: MonitorFeatures, besides beaconIDs: Set<String>, of client: ClientKey) throws(ProtocolError)
+        -> (drafts: [FeatureDraft], ids: [String]) {
         let texts = new.texts
         // The texts into one document in one buffer, for the loader to read as it reads a file.
         var collection: [UInt8] = []
@@ -86,18 +77,17 @@ extension DaemonCore {
         var seen = beaconIDs
         seen.reserveCapacity(beaconIDs.count + ids.count)
         for id in ids { try checkNewRegionID(id, of: client, among: &seen) }
-        var rows: [Int64] = []
-        try storeWrite { transaction in
-            try rules?.store(transaction, for: client)
-            rows = try transaction.insertRegions(ids, features: texts, of: client)
-        }
+        return (drafts, ids)
+    }
+
+    /// Once stored: the client's rules when given, and its new regions in the group of its rules, each with its row.
+    func addRegions(_ drafts: [FeatureDraft], rows: [Int64], rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws(ProtocolError) {
         if let rules { try choose(rules, for: client, at: now) }
         do {
             try regions.add(validated: drafts, rows: rows, owner: client)
         } catch {
             logger.error("validated regions did not enter the index", metadata: ["client": "\(client.clientID)", "error": "\(error)"])
         }
-        return drafts.count
     }
 
     /// Moves the client's regions to the group of its new rules; their states stay as stored.

@@ -39,6 +39,20 @@ struct Request {
     }
 }
 
+/// What an operation decided: its reply, or writes for the loop to commit (`DaemonEffect.store`) and the reply once they
+/// are, made by `then` from what the store did. Nothing it changes is answered before it is stored.
+enum OperationOutcome {
+    case reply([String: JSONValue])
+    case write(RequestWrite, then: (RequestWrite.Outcome) throws -> [String: JSONValue])
+}
+
+/// A request whose writes went out in a `store` effect, answered when the batch is (`DaemonCore.answer`).
+struct AwaitingStore {
+    let request: Request
+    let operation: Operation
+    let then: (RequestWrite.Outcome) throws -> [String: JSONValue]
+}
+
 /// Thrown by an operation that can decide only after another connection's earlier requests (`register` taking over
 /// a client): the request is given again once the loop took them.
 struct EarlierRequestsFirst: Error {
@@ -70,18 +84,40 @@ extension DaemonCore {
             deferredAcks.append(request)
             return
         }
-        applyDeferredAcks()
-        let result: Result<[String: JSONValue], ProtocolError>
+        if !deferredAcks.isEmpty {
+            applyDeferredAcks()
+            emit(.takeAgain(connection, request: Array(line), after: earlier))
+            return
+        }
         do {
-            result = .success(try perform(operation, request))
+            switch try perform(operation, request) {
+            case .reply(let fields):
+                finish(operation, request, .success(fields))
+            case .write(let write, let then):
+                awaiting.append(AwaitingStore(request: request, operation: operation, then: then))
+                store(StoreBatch(time: request.now, requests: [write]))
+            }
         } catch let wait as EarlierRequestsFirst {
             emit(.takeEarlierRequests(of: wait.connection, thenAgain: connection, request: Array(line)))
-            return
         } catch {
             // Mapped as every other operation's failure is.
-            result = Self.result { throw error }
+            finish(operation, request, Self.result { throw error })
         }
-        reply(connection, id: parsed.id, result)
+    }
+
+    /// Answers the requests of a committed batch, in order: each finishes with what the store did, or fails with
+    /// the store's refusal.
+    func answer(_ outcomes: [Result<RequestWrite.Outcome, ProtocolError>]) {
+        for outcome in outcomes {
+            let waiting = awaiting.removeFirst()
+            finish(waiting.operation, waiting.request, Self.result { try waiting.then(outcome.get()) })
+        }
+    }
+
+    /// The reply, then what follows it: a registered connection's outbox, a subscribing client's news of an ended trace.
+    private func finish(_ operation: Operation, _ request: Request, _ result: Result<[String: JSONValue], ProtocolError>) {
+        let connection = request.connection
+        reply(connection, id: request.id, result)
         if operation == .register, sessions[connection]?.client != nil { emit(.readOutbox(connection, fromStart: true)) }
         if case .success = result, operation.subscribes, let client = sessions[connection]?.client { subscribed(client, on: connection) }
     }
@@ -94,19 +130,6 @@ extension DaemonCore {
             return .failure(error)
         } catch {
             return .failure(ProtocolError("internal", "\(error)"))
-        }
-    }
-
-    /// Runs a request's store write, synced (see `DaemonStore.write`) unless it is an ack; a failure becomes an
-    /// `internal` error reply and nothing is changed.
-    func storeWrite<T>(synced: Bool = true, _ body: (StoreTransaction) throws -> T) throws(ProtocolError) -> T {
-        do {
-            return try store.write(synced: synced, body)
-        } catch let error as ProtocolError {
-            throw error
-        } catch {
-            logger.error("store write failed", metadata: ["error": "\(error)"])
-            throw ProtocolError("internal", "the store could not be written: \(error)")
         }
     }
 }

@@ -4,19 +4,21 @@ import GeoWakeProtocol
 extension DaemonCore {
     /// Starting a service again with its options unchanged keeps its state (a relaunched subscriber starts its
     /// services again); other options start it afresh.
-    func startService(_ kind: ServiceKind, _ request: Request) throws -> [String: JSONValue] {
+    func startService(_ kind: ServiceKind, _ request: Request) throws -> OperationOutcome {
         let client = try request.client()
         let configuration = try ServiceConfiguration(kind, options: request.fields)
-        guard services.configuration(of: kind, for: client) != configuration else { return [:] }
-        try storeWrite { transaction in try transaction.save(SubscriptionRecord(client, kind: kind, options: configuration.json)) }
-        services.start(configuration, for: client)
-        return [:]
+        guard services.configuration(of: kind, for: client) != configuration else { return .reply([:]) }
+        return .write(RequestWrite(changes: [.startService(kind, options: configuration.json, client)])) { [self] _ in
+            services.start(configuration, for: client)
+            return [:]
+        }
     }
 
-    func stopService(_ kind: ServiceKind, _ request: Request) throws -> [String: JSONValue] {
+    func stopService(_ kind: ServiceKind, _ request: Request) throws -> OperationOutcome {
         let client = try request.client()
-        try storeWrite { transaction in try transaction.deleteSubscription(kind, of: client) }
-        services.stop(kind, for: client)
-        return [:]
+        return .write(RequestWrite(changes: [.stopService(kind, client)])) { [self] _ in
+            services.stop(kind, for: client)
+            return [:]
+        }
     }
 }

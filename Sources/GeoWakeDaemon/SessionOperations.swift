@@ -16,22 +16,19 @@ extension DaemonCore {
     }
 
     /// The explicit stop: the client, its subscriptions, regions (beacon ones too) and undelivered events are deleted.
-    func unregister(_ request: Request) throws -> [String: JSONValue] {
+    func unregister(_ request: Request) throws -> OperationOutcome {
         let client = try request.client()
-        try forgetBeacons(of: client)
-        try storeWrite { transaction in try transaction.deleteClient(client) }
-        regions.removeAll(of: client, at: request.now)
-        services.removeAll(of: client)
-        sessions[request.connection]?.client = nil
-        emit(.tell(.unregistered(client)))
-        return [:]
+        return .write(RequestWrite(changes: [.unregister(client)])) { [self] _ in
+            beacons.subscriptions.removeAll(of: client)
+            regions.removeAll(of: client, at: request.now)
+            services.removeAll(of: client)
+            sessions[request.connection]?.client = nil
+            emit(.tell(.unregistered(client)))
+            return [:]
+        }
     }
 
-    func ack(_ request: Request) throws -> [String: JSONValue] {
-        try storeWrite(synced: false) { transaction in try acknowledge(request, transaction) }
-    }
-
-    func register(_ request: Request) throws -> [String: JSONValue] {
+    func register(_ request: Request) throws -> OperationOutcome {
         guard request.session.client == nil else { throw ProtocolError("alreadyRegistered", "this connection is already registered") }
         let registration = try ProtocolError.reading { () throws(RequestError) in try RegisterRequest(fields: request.fields) }
         let clientID = registration.client
@@ -57,22 +54,14 @@ extension DaemonCore {
             _ = activation.takeOver(key)
         }
         try activation.registering(key, gid: request.session.peer.gid, launch: registration.launch, options: registration.options)
-        let result: [String: JSONValue] = try storeWrite { transaction in
-            let existing = try transaction.client(key)
-            if let existing {
-                guard !existing.disabled else { throw ProtocolError("clientDisabled", "\(clientID) is disabled") }
-                try transaction.updateRegistration(of: key, launch: launchJSON, options: optionsJSON)
-            } else {
-                guard try transaction.clientCount(uid: key.uid) < Self.maximumClientsPerUID else {
-                    throw ProtocolError("tooManyClients", "uid \(key.uid) has \(Self.maximumClientsPerUID) clients already")
-                }
-                try transaction.insert(ClientRecord(key, launch: launchJSON, options: optionsJSON))
+        return .write(RequestWrite(changes: [.register(key, launch: launchJSON, options: optionsJSON)])) { [self] outcome in
+            guard case .registered(let created, let pending, let lastSeq, let epoch) = outcome.answers.first else {
+                throw ProtocolError("internal", "the store did not answer the registration")
             }
-            return ["client": .string(clientID), "created": .bool(existing == nil), "pending": .integer(try transaction.outboxCount(of: key)),
-                    "lastSeq": .integer(existing?.lastSeq ?? 0), "epoch": .integer(store.epoch)]
+            sessions[request.connection]?.client = key
+            emit(.tell(.connectionOpened(key, pid: request.session.peer.pid, launchedFor: launchedFor)))
+            return ["client": .string(clientID), "created": .bool(created), "pending": .integer(pending), "lastSeq": .integer(lastSeq),
+                    "epoch": .integer(epoch)]
         }
-        sessions[request.connection]?.client = key
-        emit(.tell(.connectionOpened(key, pid: request.session.peer.pid, launchedFor: launchedFor)))
-        return result
     }
 }

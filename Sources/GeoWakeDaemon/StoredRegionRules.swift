@@ -56,10 +56,3 @@ extension RegionMonitorConfiguration {
          "segmentCrossing": .bool(segmentCrossing)]
     }
 }
-
-/// Stored in the client's row, so `unregister` forgets them with the client.
-extension RegionRules {
-    func store(_ transaction: StoreTransaction, for client: ClientKey) throws {
-        try transaction.setRegionRules(self, for: client)
-    }
-}

@@ -26,7 +26,7 @@ import TestSupport
         _ = daemon.core.take(.opened(connection, Peer(uid: 1000, gid: 1000, pid: 4242)), at: start, monotonic: 0)
         for line in [#"{"op":"hello","id":1,"protocol":1}"#, #"{"op":"register","id":2,"client":"org.example.beacons"}"#,
                      #"{"op":"monitor","id":3,"features":[{"type":"Feature","id":"entrance","geometry":null,"properties":{"kind":"beacon","uuid":"F7826DA6-4FA2-4E98-8024-BC5B71E0893E","major":1}}]}"#] {
-            _ = daemon.core.take(.request(connection, Array(line.utf8)[...]), at: start, monotonic: 0)
+            _ = daemon.settle(.request(connection, Array(line.utf8)[...]), at: start)
         }
         try daemon.store.sync()
         return daemon

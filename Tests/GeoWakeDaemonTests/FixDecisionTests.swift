@@ -22,7 +22,7 @@ import TestSupport
         for line in [#"{"op":"hello","id":1,"protocol":1}"#, #"{"op":"register","id":2,"client":"org.example.fix"}"#,
                      #"{"op":"monitor","id":3\#(rules),"features":[{"type":"Feature","id":"depot","properties":{"radius":100},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}]}"#] {
             if line.contains("hello") { _ = daemon.core.take(.opened(connection, Peer(uid: 1000, gid: 1000, pid: 4242)), at: start, monotonic: 0) }
-            _ = daemon.core.take(.request(connection, Array(line.utf8)[...]), at: start, monotonic: 0)
+            _ = daemon.settle(.request(connection, Array(line.utf8)[...]), at: start)
         }
         try daemon.store.sync()   // as the loop's turn ends: the requests' commits are on disk
         return daemon
@@ -46,7 +46,7 @@ import TestSupport
         #expect(batch.regionChanges.map(\.entry.state) == [.inside] && batch.time == start + 1)
         #expect(try daemon.store.pendingEvents(client, after: 0, limit: 10).isEmpty, "the decision wrote nothing")
 
-        let queued = daemon.commit(batch)
+        let queued = daemon.commit(batch).queued
         #expect(queued.map(\.event) == batch.events.map(\.line) && queued.map(\.client) == [client])
         let sent = daemon.core.take(.stored(batch.events, queued: queued), at: start + 1, monotonic: 1)
         #expect(sent == [.event(connection, queued[0], afterSync: false), .tell(.eventQueued(client, reason: .region))])

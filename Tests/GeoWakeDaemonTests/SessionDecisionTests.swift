@@ -20,7 +20,7 @@ import TestSupport
     }
 
     func request(_ daemon: Daemon, _ connection: ConnectionID, _ line: String, after: ConnectionID? = nil) -> [DaemonEffect] {
-        daemon.core.take(.request(connection, Array(line.utf8)[...], after: after), at: now, monotonic: 0)
+        daemon.settle(.request(connection, Array(line.utf8)[...], after: after), at: now)
     }
 
     /// The reply lines among `effects` for `connection`, parsed.
@@ -119,5 +119,48 @@ import TestSupport
         let again = try monitor(4, radius: 100)?["result"]?.object
         #expect(again?["unchanged"]?.int == 1 && again?["added"]?.int == 0, "\(String(describing: again))")
         #expect(try monitor(5, radius: 150)?["error"]?.object?["code"]?.string == "duplicateRegion", "a changed region 7 is still refused")
+    }
+
+    @Test func aRequestThatWritesIsOneStoreEffectAndIsAnsweredOnlyOnceTheLoopCommittedIt() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        let effects = daemon.core.take(.request(first, Array(#"{"op":"startStandard","id":3}"#.utf8)[...]), at: now, monotonic: 0)
+        guard effects.count == 1, case .store(let batch) = effects[0] else {
+            Issue.record("expected one store effect, got \(effects)")
+            return
+        }
+        #expect(batch.requests.map(\.changes) == [[.startService(.standard, options: #"{"distanceFilter":0.0}"#, ClientKey(uid: 1000, clientID: "org.example.one"))]])
+        #expect(try daemon.store.subscriptions().isEmpty, "the decision wrote nothing")
+        let outcome = daemon.commit(batch)
+        #expect(try daemon.store.subscriptions().map(\.kind) == ["standard"])
+        let answered = daemon.core.take(.stored(batch.events, queued: outcome.queued, requests: outcome.requests), at: now, monotonic: 0)
+        #expect(try replies(answered, to: first).map { $0["id"]?.int64 } == [3])
+    }
+
+    @Test func aRegistrationTheStoreRefusesLeavesTheConnectionUnregisteredAndTellsTheLauncherNothing() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        _ = request(daemon, first, #"{"op":"disable","id":3,"client":"org.example.one"}"#)
+        _ = daemon.core.take(.closed(first), at: now, monotonic: 0)
+        _ = daemon.core.take(.opened(second, peer), at: now, monotonic: 0)
+        _ = request(daemon, second, #"{"op":"hello","id":1,"protocol":1}"#)
+        let effects = request(daemon, second, #"{"op":"register","id":2,"client":"org.example.one"}"#)
+        #expect(try replies(effects, to: second).first?["error"]?.object?["code"]?.string == "clientDisabled")
+        #expect(daemon.core.sessions[second]?.client == nil)
+        #expect(!effects.contains { if case .tell(.connectionOpened) = $0 { true } else { false } })
+        #expect(daemon.core.awaiting.isEmpty)
+    }
+
+    @Test func theAcksOfATurnAreOneBatchAnsweredInTheirOrderEachFailingAlone() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        for line in [#"{"op":"ack","id":3,"seq":0}"#, #"{"op":"ack","id":4,"seq":"x"}"#, #"{"op":"ack","id":5,"seq":9}"#, #"{"op":"ack","id":6,"seq":0}"#] {
+            #expect(request(daemon, first, line).isEmpty, "an ack waits for the turn's other requests")
+        }
+        let effects = daemon.core.take(.requestsRead, at: now, monotonic: 0)
+        #expect(effects.count == 1 && effects.allSatisfy { if case .store(let batch) = $0 { batch.requests.count == 4 } else { false } })
+        let answered = try replies(daemon.settle(effects, at: now), to: first)
+        #expect(answered.map { $0["id"]?.int64 } == [3, 4, 5, 6])
+        #expect(answered.map { $0["error"]?.object?["code"]?.string } == [nil, "badRequest", "badRequest", nil])
     }
 }
