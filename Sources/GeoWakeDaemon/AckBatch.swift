@@ -29,8 +29,10 @@ extension DaemonCore {
         for request in requests {
             let (write, then): (RequestWrite, (RequestWrite.Outcome) throws -> [String: JSONValue])
             do {
-                guard case .write(let ackWrite, let ackThen) = try ack(request) else { continue }
-                (write, then) = (ackWrite, ackThen)
+                switch try ack(request) {
+                case .write(let ackWrite, let ackThen): (write, then) = (ackWrite, ackThen)
+                case .reply(let fields): (write, then) = (RequestWrite(changes: [], synced: false), { _ in fields })
+                }
             } catch {
                 (write, then) = (RequestWrite(changes: [], synced: false), { _ in throw error })
             }
