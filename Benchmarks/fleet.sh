@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fleet mode end to end through JetStream: DEVICES devices' fixes (the start of the Berlin drive each)
-# published into the fixes stream of one nats-server, then drained by one worker, then (on a fresh server) by two, each pinned to a core, against 100k and 1M regions (the workers load them with --regions:
+# published into the partitions' fixes streams on one nats-server, then drained by one worker, then (on a fresh server) by two, each pinned to a core, against 100k and 1M regions (the workers load them with --regions:
 # a 1M-region set, 380 MB, is larger than a NATS message). Every fix goes through JetStream: fetched from
 # the partition consumers, its events published with de-duplication ids and acknowledged, checkpoints written.
 #   swift build -c release --experimental-lto-mode=full        (or G=/path/to/geowake)

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import CNATS
 
-/// A partition's input, read in stream order from a given sequence through the partition's durable pull
-/// consumer (`geowake-partition-P`, replicated like the stream, so it outlives a node). The worker that
+/// A partition's input, read in stream order from a given sequence through the durable pull consumer of the
+/// partition's stream (`geowake-partition-P`, unfiltered, replicated like the stream, so it outlives a node). The worker that
 /// takes the partition re-creates it at the sequence after the checkpoint; the consumer does not decide
 /// who reads (the lease does) nor where to resume (the checkpoint does).
 final class PartitionSubscription {
@@ -30,7 +30,8 @@ final class PartitionSubscription {
         self.connection = connection
         let durable = Self.durableName(partition)
         var code = jsErrCode(0)
-        let deleted = js_DeleteConsumer(connection.jetStream, FleetLayout.fixesStream, durable, nil, &code)
+        let stream = FleetLayout.fixesStream(partition)
+        let deleted = js_DeleteConsumer(connection.jetStream, stream, durable, nil, &code)
         guard deleted == NATS_OK || deleted == NATS_NOT_FOUND || code == jsErrCode(10014) else {
             throw NATSError("removing the consumer \(durable)", deleted)
         }
@@ -47,15 +48,12 @@ final class PartitionSubscription {
         }
         var info: UnsafeMutablePointer<jsConsumerInfo>?
         let created = durable.withCString { name in
-            FleetLayout.partitionFilter(partition).withCString { filter in
-                config.Durable = name
-                config.FilterSubject = filter
-                return js_AddConsumer(&info, connection.jetStream, FleetLayout.fixesStream, &config, nil, &code)
-            }
+            config.Durable = name
+            return js_AddConsumer(&info, connection.jetStream, stream, &config, nil, &code)
         }
         jsConsumerInfo_Destroy(info)
         try check(created, "creating the consumer \(durable)")
-        pulls = try PullRequests(connection, stream: FleetLayout.fixesStream, consumer: durable, what: "partition \(partition)")
+        pulls = try PullRequests(connection, stream: stream, consumer: durable, what: "partition \(partition)")
     }
 
     /// Messages the library holds for this subscription and no read has taken yet (the rest of a request whose
@@ -128,8 +126,8 @@ final class PartitionSubscription {
         lastStallCheck = now
         var info: UnsafeMutablePointer<jsConsumerInfo>?
         var code = jsErrCode(0)
-        guard js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream, Self.durableName(partition), nil,
-                                 &code) == NATS_OK else { return false }
+        guard js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream(partition), Self.durableName(partition),
+                                 nil, &code) == NATS_OK else { return false }
         defer { jsConsumerInfo_Destroy(info) }
         return info!.pointee.NumPending > 0
     }

@@ -141,10 +141,21 @@ import Traces
         }
     }
 
+    @Test("Payload keys match whole: keys that begin like known ones (latitude, alts, hAccuracy, times) or are cut short of one (la, spee) are ignored")
+    func payloadKeysMatchWhole() {
+        let text = #"{"times":"x","time":"2024-06-03T23:50:00.000Z","latitude":1,"la":2,"lat":52.5,"lon":13.4,"alts":7,"spee":3,"hAccuracy":9}"#
+        guard case .fix(let fix) = Array(text.utf8).withUnsafeBytes({ DevicePayload.read($0) }) else {
+            Issue.record("not read as a fix")
+            return
+        }
+        #expect(fix.coordinate == Coordinate(latitude: 52.5, longitude: 13.4))
+        #expect(fix.altitudeMSL == nil && fix.speed == nil && fix.horizontalAccuracy == nil)
+    }
+
     @Test("The stream and consumer sequences are read from a JetStream reply subject, with or without domain and account hash (the worker checks the stream's against the metadata call on every batch's first message)")
     func streamSequenceFromReply() throws {
-        for (reply, sequence, delivery) in [("$JS.ACK.GEOWAKE_FIXES.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345), UInt64(17)),
-                                            ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777, 3)] {
+        for (reply, sequence, delivery) in [("$JS.ACK.GEOWAKE_FIXES_0.geowake-partition-0.1.12345.17.1700000000000000000.0", UInt64(12345), UInt64(17)),
+                                            ("$JS.ACK.hub.ACCHASH.GEOWAKE_FIXES_3.geowake-partition-3.2.777.3.1700000000000000000.4.tok", 777, 3)] {
             #expect(nats_Open(-1) == NATS_OK, "the library is set up before a message is made outside a connection")
             var message: OpaquePointer?
             #expect(natsMsg_Create(&message, "geowake.in.0.fix.van", reply, "{}", 2) == NATS_OK)

@@ -60,7 +60,7 @@ import TestSupport
         // The consumer as the server stored it: a read's own count depends on how its messages arrive, this does not.
         var info: UnsafeMutablePointer<jsConsumerInfo>?
         var code = jsErrCode(0)
-        let status = js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream,
+        let status = js_GetConsumerInfo(&info, connection.jetStream, FleetLayout.fixesStream(0),
                                         PartitionSubscription.durableName(0), nil, &code)
         #expect(status == NATS_OK)
         defer { jsConsumerInfo_Destroy(info) }
