@@ -68,17 +68,16 @@ private struct Members {
     var velocity: Double?
 
     /// Keys are told apart by their first byte before any is compared whole: a fix line has eight or nine members,
-    /// and comparing each key against the whole list was a sixth of reading a payload. The whole comparison is
-    /// inline (`isKey`): a call to `memcmp` for three or four bytes was a tenth of it.
+    /// and comparing each key against the whole list was a sixth of reading a payload.
     mutating func set(_ key: UnsafeBufferPointer<UInt8>, _ value: JSONMemberValue) {
         guard let first = key.first else { return }
         switch value {
         case .string(let text):
             switch first {
-            case UInt8(ascii: "c"): if key.isKey("class") { hasClass = true }
-            case UInt8(ascii: "_"): if key.isKey("_type") { ownTracksType = String(decoding: text, as: UTF8.self) }
+            case UInt8(ascii: "c"): if key.equals("class") { hasClass = true }
+            case UInt8(ascii: "_"): if key.equals("_type") { ownTracksType = String(decoding: text, as: UTF8.self) }
             case UInt8(ascii: "t"):
-                if key.isKey("time") {
+                if key.equals("time") {
                     timeText = ISO8601.timestamp(text)
                     badTime = timeText == nil
                 }
@@ -87,16 +86,16 @@ private struct Members {
         case .number(let x):
             switch first {
             case UInt8(ascii: "l"):
-                if key.isKey("lat") { latitude = x } else if key.isKey("lon") { longitude = x }
-            case UInt8(ascii: "t"): if key.isKey("tst") { seconds = x }
+                if key.equals("lat") { latitude = x } else if key.equals("lon") { longitude = x }
+            case UInt8(ascii: "t"): if key.equals("tst") { seconds = x }
             case UInt8(ascii: "a"):
-                if key.isKey("altMSL") || key.isKey("alt") { altitude = x } else if key.isKey("acc") { accuracy = x }
+                if key.equals("altMSL") || key.equals("alt") { altitude = x } else if key.equals("acc") { accuracy = x }
             case UInt8(ascii: "s"):
-                if key.isKey("speed") { speed = x } else if key.isKey("sats") { satellites = Int(exactly: x) }
-            case UInt8(ascii: "v"): if key.isKey("vel") { velocity = x }
-            case UInt8(ascii: "c"): if key.isKey("course") || key.isKey("cog") { course = x }
-            case UInt8(ascii: "h"): if key.isKey("hAcc") { accuracy = x }
-            case UInt8(ascii: "m"): if key.isKey("mode") { mode = Int(exactly: x) }
+                if key.equals("speed") { speed = x } else if key.equals("sats") { satellites = Int(exactly: x) }
+            case UInt8(ascii: "v"): if key.equals("vel") { velocity = x }
+            case UInt8(ascii: "c"): if key.equals("course") || key.equals("cog") { course = x }
+            case UInt8(ascii: "h"): if key.equals("hAcc") { accuracy = x }
+            case UInt8(ascii: "m"): if key.equals("mode") { mode = Int(exactly: x) }
             default: break
             }
         case .other:
@@ -124,16 +123,5 @@ private struct Members {
         if let accuracy, !(accuracy >= 0) { return .malformed("negative accuracy") }
         return .fix(Fix(time: time, coordinate: coordinate, altitudeMSL: altitude, speed: speed, course: course,
                         horizontalAccuracy: accuracy, mode: mode, satellites: satellites))
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether these bytes are the key `literal`: its length, then its bytes, compared here rather than by `memcmp`.
-    @inline(__always)
-    fileprivate func isKey(_ literal: StaticString) -> Bool {
-        guard count == literal.utf8CodeUnitCount, let base = baseAddress else { return false }
-        let bytes = literal.utf8Start
-        for i in 0..<count where base[i] != bytes[i] { return false }
-        return true
     }
 }
