@@ -7,16 +7,21 @@ import GeoWakeProtocol
 extension DaemonCore {
     /// An ack as a write: the store checks its seq against the client's books (`StoreTransaction.apply`).
     func ack(_ request: Request) throws -> OperationOutcome {
+        let (write, reply) = try ackWrite(request)
+        return .write(write, then: reply)
+    }
+
+    private func ackWrite(_ request: Request) throws -> (RequestWrite, RequestWrite.Reply) {
         let client = try request.client()
         let ack = try ProtocolError.reading { () throws(RequestError) in try AckRequest(fields: request.fields) }
-        return .write(RequestWrite(changes: [.acknowledge(client, seq: ack.seq, epoch: ack.epoch)], synced: false)) { [self] outcome in
+        return (RequestWrite(changes: [.acknowledge(client, seq: ack.seq, epoch: ack.epoch)], synced: false), { [self] outcome in
             guard case .acknowledged(let seq, let pending, let reportedDropped) = outcome.answers.first else {
                 throw ProtocolError("internal", "the store did not answer the ack")
             }
             // The ack made room for the `eventsDropped` event it queued.
             if reportedDropped, let connection = connection(of: client) { emit(.readOutbox(connection, fromStart: false)) }
             return AckReply(acked: seq, pending: pending).fields
-        }
+        })
     }
 
     /// Applies the acks read this turn in one batch, each in a savepoint of its transaction (a bad one fails alone),
@@ -27,17 +32,14 @@ extension DaemonCore {
         deferredAcks = []
         var writes: [RequestWrite] = []
         for request in requests {
-            let (write, then): (RequestWrite, (RequestWrite.Outcome) throws -> [String: JSONValue])
+            let (write, reply): (RequestWrite, RequestWrite.Reply)
             do {
-                switch try ack(request) {
-                case .write(let ackWrite, let ackThen): (write, then) = (ackWrite, ackThen)
-                case .reply(let fields): (write, then) = (RequestWrite(changes: [], synced: false), { _ in fields })
-                }
+                (write, reply) = try ackWrite(request)
             } catch {
-                (write, then) = (RequestWrite(changes: [], synced: false), { _ in throw error })
+                (write, reply) = (RequestWrite(changes: [], synced: false), { _ in throw error })
             }
             writes.append(write)
-            awaiting.append(AwaitingStore(request: request, operation: .ack, then: then))
+            awaiting.append(AwaitingStore(request: request, operation: .ack, then: reply))
         }
         store(StoreBatch(time: requests[0].now, requests: writes))
     }

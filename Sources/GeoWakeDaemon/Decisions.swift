@@ -3,7 +3,7 @@ import GeoWakeProtocol
 
 /// The daemon's decisions: one input in, taken at the times the loop gives, and the effects it has out. They read no
 /// clock, hold no socket and write nothing: what a fix, a timer or a request changes in the store goes out as a
-/// `store` effect, and a request that writes is answered once its batch committed (`RequestDecisions.swift`).
+/// `store` effect, and a request that writes is answered once its batch committed (`Request.swift`).
 extension DaemonCore {
     /// Decides `input` and returns what every decision emitted since the loop last carried effects out. `now` is the
     /// wall clock's time (a fix's own time comes with the fix), `monotonic` the clock that paces the source's health.

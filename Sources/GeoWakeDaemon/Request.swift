@@ -43,14 +43,14 @@ struct Request {
 /// are, made by `then` from what the store did. Nothing it changes is answered before it is stored.
 enum OperationOutcome {
     case reply([String: JSONValue])
-    case write(RequestWrite, then: (RequestWrite.Outcome) throws -> [String: JSONValue])
+    case write(RequestWrite, then: RequestWrite.Reply)
 }
 
 /// A request whose writes went out in a `store` effect, answered when the batch is (`DaemonCore.answer`).
 struct AwaitingStore {
     let request: Request
     let operation: Operation
-    let then: (RequestWrite.Outcome) throws -> [String: JSONValue]
+    let then: RequestWrite.Reply
 }
 
 /// Thrown by an operation that can decide only after another connection's earlier requests (`register` taking over

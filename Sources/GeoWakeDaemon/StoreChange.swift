@@ -49,6 +49,9 @@ struct RequestWrite: Equatable {
         var answers: [StoreAnswer]
         var queued: [QueuedEvent]
     }
+
+    /// The request's reply, made from what the store did once the write committed.
+    typealias Reply = (Outcome) throws -> [String: JSONValue]
 }
 
 extension StoreTransaction {
