@@ -43,6 +43,8 @@ extension DaemonCore {
     /// Without the features identical to a region the client monitors already (a relaunched subscriber monitoring
     /// its regions again): those keep their states and are only counted.
     private func withoutUnchanged(_ given: MonitorFeatures, of client: ClientKey) throws -> MonitorFeatures {
+        // A client's first `monitor` (a thousand features at a boot) need not look each of them up.
+        guard monitorsAny(client) else { return given }
         var kept = MonitorFeatures()
         for (feature, text) in zip(given.features, given.texts) {
             if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text) { continue }
@@ -108,11 +110,17 @@ extension DaemonCore {
 
     /// Refuses an id that is malformed, monitored already (as a geographic or a beacon region) or in `ids`, the
     /// request's ids so far; else adds it to them.
-    func checkNewRegionID(_ id: String, of client: ClientKey, among ids: inout Set<String>) throws(ProtocolError) {
+    /// `monitored` false skips the lookups for a client that monitors nothing yet.
+    func checkNewRegionID(_ id: String, of client: ClientKey, among ids: inout Set<String>, monitored: Bool = true) throws(ProtocolError) {
         try Self.checkRegionID(id)
-        if regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil || !ids.insert(id).inserted {
+        if monitored && (regions.entry(client, id) != nil || beacons.subscriptions.region(client, id) != nil) || !ids.insert(id).inserted {
             throw ProtocolError("duplicateRegion", "region \"\(id)\" is already monitored")
         }
+    }
+
+    /// Whether the client monitors any region, geographic or beacon.
+    func monitorsAny(_ client: ClientKey) -> Bool {
+        regions.count(of: client) + beacons.subscriptions.count(of: client) > 0
     }
 
     /// The id the loader reads (`GeoJSONReader`): the feature's own `id` unless null, else `properties.id`; a string, or

@@ -76,7 +76,8 @@ extension DaemonCore {
         let ids = drafts.map { String(decoding: $0.id, as: UTF8.self) }
         var seen = beaconIDs
         seen.reserveCapacity(beaconIDs.count + ids.count)
-        for id in ids { try checkNewRegionID(id, of: client, among: &seen) }
+        let monitored = monitorsAny(client)
+        for id in ids { try checkNewRegionID(id, of: client, among: &seen, monitored: monitored) }
         return (drafts, ids)
     }
 
