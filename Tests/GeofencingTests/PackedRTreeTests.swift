@@ -32,6 +32,17 @@ import TestSupport
         }
     }
 
+    @Test func keysSortByTheirHighHalfInItemOrderOnBothSidesOfTheSmallSortThreshold() {
+        var rng = SeededGenerator(seed: 7)
+        for count in [0, 1, 1000, 2048, 2049, 70_000] {
+            // Few distinct Hilbert values, so that many keys tie on the high half and only the item order parts them.
+            let keys = (0..<UInt64(count)).map { UInt64.random(in: 0...300, using: &rng) << 32 | $0 }
+            var sorted = keys
+            PackedRTree.sortByHighHalf(&sorted)
+            #expect(sorted == keys.sorted(), "count \(count)")
+        }
+    }
+
     @Test func pointOnADegenerateBoxIsFound() {
         let tree = PackedRTree(boxes: [13.4000001, 52.5200001, 13.4000001, 52.5200001], payloads: [7])
         var got: [UInt32] = []
