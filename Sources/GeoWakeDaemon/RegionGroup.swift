@@ -166,6 +166,7 @@ struct RegionGroup {
         }
         let deciding = decidesNew ? undecided : []
         guard !deciding.isEmpty || !watched.isEmpty else { return changes }
+        changes.reserveCapacity(changes.count + deciding.count + watched.count)
         for handle in deciding.union(watched.keys) where !decided.contains(handle) {
             guard var entry = entries[handle] else { continue }
             switch monitor.state(of: handle) {

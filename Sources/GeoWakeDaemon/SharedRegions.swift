@@ -174,15 +174,21 @@ struct SharedRegions {
     /// One fix through every group: each client's events in contract order, with its own region ids.
     mutating func update(with fix: Fix, at now: Timestamp) -> [Change] {
         var changes: [Change] = []
-        for index in Array(groups.indices) { changes += groups.values[index].update(with: fix, at: now) }
+        for index in Array(groups.indices) { Self.append(groups.values[index].update(with: fix, at: now), to: &changes) }
         return changes
     }
 
     /// Debounced changes and dwells that fell due by `now` without a fix (a source's timer).
     mutating func advance(to now: Timestamp) -> [Change] {
         var changes: [Change] = []
-        for index in Array(groups.indices) { changes += groups.values[index].advance(to: now) }
+        for index in Array(groups.indices) { Self.append(groups.values[index].advance(to: now), to: &changes) }
         return changes
+    }
+
+    /// A group's changes after the others': taken whole into an empty list (one group, the usual case), not copied
+    /// change by change (after a `monitor`, a fix decides its thousand regions, each change with two strings).
+    private static func append(_ group: [Change], to changes: inout [Change]) {
+        if changes.isEmpty { changes = group } else { changes += group }
     }
 
     /// Parses GeoJSON features (a FeatureCollection's bytes) into regions with the contract's rules, in memory.
