@@ -31,3 +31,15 @@ package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool
     pthread_detach(thread)
     return true
 }
+
+/// Runs `first` and `second` at once, one on the calling thread and one on a dispatch worker, and returns when both
+/// are done: for two pieces of work that touch nothing in common (the daemon's commit and its index). With no
+/// worker free, dispatch runs both on the calling thread, one after the other.
+package func atOnce(_ first: () -> Void, _ second: () -> Void) {
+    withoutActuallyEscaping(first) { first in
+        withoutActuallyEscaping(second) { second in
+            nonisolated(unsafe) let work = (first, second)
+            DispatchQueue.concurrentPerform(iterations: 2) { $0 == 0 ? work.0() : work.1() }
+        }
+    }
+}

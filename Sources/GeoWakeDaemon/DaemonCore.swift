@@ -43,6 +43,9 @@ final class DaemonCore {
     var source: SourceFacts?
     /// A replayed trace's position after the last fix decided, until a stored batch carries it (`store`).
     var unstoredTracePosition: (source: String, position: Int)?
+    /// The rowid the next region stored gets: chosen here, not by SQLite, so that a `monitor`'s regions enter the
+    /// index with their rows while the loop writes them (`AlongsideWork`). A failed write leaves its rows unused.
+    private var nextRegionRow: Int64 = 1
 
     /// Puts every stored client's rules, regions, services and beacon regions back.
     init(paths: DaemonPaths, store: DaemonStore, logger: Logger, activation: ClientActivation, limits: DaemonLimits,
@@ -61,6 +64,13 @@ final class DaemonCore {
         try regions.restore(owners: store.regionOwners(), reading: store.forEachStoredRegion)
         try services.restore(from: store)
         try restoreBeacons()
+        nextRegionRow = try store.regionRowAfterLast()
+    }
+
+    /// The first of `count` consecutive rowids for new regions.
+    func reserveRegionRows(_ count: Int) -> Int64 {
+        defer { nextRegionRow += Int64(count) }
+        return nextRegionRow
     }
 
     /// What `status` shows as the source's state.

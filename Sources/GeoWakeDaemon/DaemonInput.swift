@@ -29,6 +29,9 @@ enum DaemonInput {
     case scanner(BeaconSource.Item)
     /// A live beacon region's exit timeout fell due.
     case beaconDeadline
+    /// The loop is committing a `store` effect's batch of `requests` requests: their changes to memory that need not
+    /// wait for it are made now (`AlongsideWork`).
+    case storing(requests: Int)
     /// A `store` effect's batch committed: `queued` is what its events became in the outboxes, `requests` what each
     /// of its requests' writes did, in order.
     case stored([ClientEvent], queued: [QueuedEvent], requests: [Result<RequestWrite.Outcome, ProtocolError>] = [])

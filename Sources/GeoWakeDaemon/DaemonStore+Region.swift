@@ -8,15 +8,17 @@ import GRDBSQLite
 /// monitoring state, where it has one (none is unknown).
 extension StoreTransaction {
     /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
-    /// rowids. One statement for all, bound again for each row: looked up by its text for each, the cached statement
-    /// cost a hash of that text a row.
-    func insertRegions(_ regionIDs: [String], features: [String], of client: ClientKey) throws -> [Int64] {
+    /// rowids, consecutive from `firstRow` when given (the decisions chose them: `DaemonCore.reserveRegionRows`), else
+    /// SQLite's. One statement for all, bound again for each row: looked up by its text for each, the cached
+    /// statement cost a hash of that text a row.
+    @discardableResult
+    func insertRegions(_ regionIDs: [String], features: [String], of client: ClientKey, firstRow: Int64? = nil) throws -> [Int64] {
         precondition(regionIDs.count == features.count, "a feature text for each region")
-        let insert = try db.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, ?, ?)")
+        let insert = try db.raw("INSERT INTO region (rowid, uid, clientID, regionID, feature) VALUES (?, ?, ?, ?, ?)")
         var rows: [Int64] = []
         rows.reserveCapacity(regionIDs.count)
-        for (regionID, feature) in zip(regionIDs, features) {
-            try insert.bind(1, client.uid).bind(2, client.clientID).bind(3, regionID).bind(4, feature).run()
+        for (n, (regionID, feature)) in zip(regionIDs, features).enumerated() {
+            try insert.bind(1, firstRow.map { $0 + Int64(n) }).bind(2, client.uid).bind(3, client.clientID).bind(4, regionID).bind(5, feature).run()
             rows.append(db.lastInsertedRowID)
         }
         return rows
@@ -44,6 +46,11 @@ extension StoreTransaction {
 }
 
 extension DaemonStore {
+    /// The rowid after every region row's: where the rows a `monitor` adds begin.
+    func regionRowAfterLast() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) + 1 FROM region") ?? 1 }
+    }
+
     /// The feature text a client's region was given with; nil for an id it does not monitor.
     func regionFeature(_ regionID: String, of client: ClientKey) throws -> String? {
         try read { db in

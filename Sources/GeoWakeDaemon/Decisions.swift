@@ -34,6 +34,8 @@ extension DaemonCore {
             decide(item, at: now)
         case .beaconDeadline:
             decideBeaconDeadline(at: now)
+        case .storing(let count):
+            makeAlongsideWork(among: count)
         case .stored(let events, let queued, let requests):
             notify(events, queued: queued)
             answer(requests)

@@ -92,17 +92,21 @@ extension DaemonCore {
             try checkNewRegionID(id, of: client, among: &beaconIDs)
         }
         let (drafts, ids) = try geographicDrafts(geographic, besides: beaconIDs, of: client)
+        let firstRow = reserveRegionRows(drafts.count)
+        let rows = (0..<Int64(drafts.count)).map { firstRow + $0 }
         // The rules go with the geographic part; `features: []` only sets them.
         var changes: [StoreChange] = rules.map { [.setRegionRules($0, client)] } ?? []
-        changes.append(.insertRegions(ids: ids, features: geographic.texts, client))
+        changes.append(.insertRegions(ids: ids, features: geographic.texts, client, firstRow: firstRow))
         for (region, feature) in beaconRegions {
             changes.append(.saveBeaconRegion(BeaconRegionRecord(uid: client.uid, clientID: client.clientID, regionID: region.id, feature: feature)))
         }
-        return .write(RequestWrite(changes: changes)) { [self] outcome in
-            guard let rows = outcome.answers.lazy.compactMap({ if case .regionRows(let rows) = $0 { rows } else { nil } }).first else {
-                throw ProtocolError("internal", "the store did not answer the regions")
-            }
-            try addRegions(drafts, rows: rows, rules: rules, of: client, at: now)
+        // The regions go into the index while the loop writes their rows, unless new rules come with them: moving the
+        // client's regions to another group waits for the commit.
+        let alongside = rules == nil && !drafts.isEmpty ? AlongsideWork(
+            make: { [self] in addRegions(drafts, rows: rows, of: client) },
+            undo: { [self] in for id in ids { _ = regions.remove(client, id, at: now) } }) : nil
+        return .write(RequestWrite(changes: changes), alongside: alongside) { [self] _ in
+            if alongside == nil { try addRegions(drafts, rows: rows, rules: rules, of: client, at: now) }
             for (region, feature) in beaconRegions { beacons.subscriptions.add(region, feature: feature, owner: client) }
             return reply(drafts.count + beaconRegions.count)
         }

@@ -84,6 +84,11 @@ extension DaemonCore {
     /// Once stored: the client's rules when given, and its new regions in the group of its rules, each with its row.
     func addRegions(_ drafts: [FeatureDraft], rows: [Int64], rules: RegionRules?, of client: ClientKey, at now: Timestamp) throws(ProtocolError) {
         if let rules { try choose(rules, for: client, at: now) }
+        addRegions(drafts, rows: rows, of: client)
+    }
+
+    /// New regions in the group of the client's rules, each with its row.
+    func addRegions(_ drafts: [FeatureDraft], rows: [Int64], of client: ClientKey) {
         do {
             try regions.add(validated: drafts, rows: rows, owner: client)
         } catch {

@@ -40,17 +40,30 @@ struct Request {
 }
 
 /// What an operation decided: its reply, or writes for the loop to commit (`DaemonEffect.store`) and the reply once they
-/// are, made by `then` from what the store did. Nothing it changes is answered before it is stored.
+/// are, made by `then` from what the store did, with `alongside` the change to memory that need not wait for the
+/// commit. Nothing it changes is answered before it is stored.
 enum OperationOutcome {
     case reply([String: JSONValue])
-    case write(RequestWrite, then: RequestWrite.Reply)
+    case write(RequestWrite, alongside: AlongsideWork? = nil, then: RequestWrite.Reply)
+}
+
+/// A request's change to the daemon's memory that does not depend on what its write does, so it is made while the
+/// loop commits the write (`DaemonInput.storing`), or at the latest just before the request is answered, and undone
+/// when the write fails: a `monitor`'s regions into the index, on one core while SQLite writes them on the other.
+/// Nothing else is decided between the two, so a failed request leaves memory as it found it.
+struct AlongsideWork {
+    let make: () -> Void
+    let undo: () -> Void
 }
 
 /// A request whose writes went out in a `store` effect, answered when the batch is (`DaemonCore.answer`).
 struct AwaitingStore {
     let request: Request
     let operation: Operation
+    var alongside: AlongsideWork?
     let then: RequestWrite.Reply
+    /// `alongside` was made.
+    var made = false
 }
 
 /// Thrown by an operation that can decide only after another connection's earlier requests (`register` taking over
@@ -93,8 +106,8 @@ extension DaemonCore {
             switch try perform(operation, request) {
             case .reply(let fields):
                 finish(operation, request, .success(fields))
-            case .write(let write, let then):
-                awaiting.append(AwaitingStore(request: request, operation: operation, then: then))
+            case .write(let write, let alongside, let then):
+                awaiting.append(AwaitingStore(request: request, operation: operation, alongside: alongside, then: then))
                 store(StoreBatch(time: request.now, requests: [write]))
             }
         } catch let wait as EarlierRequestsFirst {
@@ -110,7 +123,26 @@ extension DaemonCore {
     func answer(_ outcomes: [Result<RequestWrite.Outcome, ProtocolError>]) {
         for outcome in outcomes {
             let waiting = awaiting.removeFirst()
+            if let work = waiting.alongside {
+                if !waiting.made { work.make() }
+                if case .failure = outcome { work.undo() }
+            }
             finish(waiting.operation, waiting.request, Self.result { try waiting.then(outcome.get()) })
+        }
+    }
+
+    /// Whether one of the first `count` requests awaiting their commit (those of the batch the loop is about to commit)
+    /// has a change to memory not made yet: the loop then commits on a second thread while `storing` makes it.
+    func hasAlongsideWork(among count: Int) -> Bool {
+        awaiting.prefix(count).contains { $0.alongside != nil && !$0.made }
+    }
+
+    /// Makes the changes to memory of the first `count` awaiting requests, in their order (`DaemonInput.storing`).
+    func makeAlongsideWork(among count: Int) {
+        for index in awaiting.indices.prefix(count) where !awaiting[index].made {
+            guard let work = awaiting[index].alongside else { continue }
+            work.make()
+            awaiting[index].made = true
         }
     }
 

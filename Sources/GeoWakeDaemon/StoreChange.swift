@@ -14,8 +14,9 @@ enum StoreChange: Equatable {
     case startService(ServiceKind, options: String, ClientKey)
     case stopService(ServiceKind, ClientKey)
     case setRegionRules(RegionRules, ClientKey)
-    /// Regions a `monitor` added, `features[n]` the text of `ids[n]`, undecided until a fix.
-    case insertRegions(ids: [String], features: [String], ClientKey)
+    /// Regions a `monitor` added, `features[n]` the text of `ids[n]`, undecided until a fix, in the rows from
+    /// `firstRow` on that the decisions reserved for them.
+    case insertRegions(ids: [String], features: [String], ClientKey, firstRow: Int64)
     case deleteRegion(String, ClientKey)
     case saveBeaconRegion(BeaconRegionRecord)
     case deleteBeaconRegion(String, ClientKey)
@@ -30,8 +31,6 @@ enum StoreAnswer: Equatable {
     case done
     /// `lastSeq` is the client's last sequence number before this registration, 0 for a new client.
     case registered(created: Bool, pending: Int64, lastSeq: Int64, epoch: Int64)
-    /// The new regions' rowids, in the order given.
-    case regionRows([Int64])
     /// `reportedDropped`: the ack made room for an `eventsDropped` event, queued with it.
     case acknowledged(seq: Int64, pending: Int64, reportedDropped: Bool)
 }
@@ -71,8 +70,8 @@ extension StoreTransaction {
             try deleteSubscription(kind, of: client)
         case .setRegionRules(let rules, let client):
             try setRegionRules(rules, for: client)
-        case .insertRegions(let ids, let features, let client):
-            return .regionRows(try insertRegions(ids, features: features, of: client))
+        case .insertRegions(let ids, let features, let client, let firstRow):
+            try insertRegions(ids, features: features, of: client, firstRow: firstRow)
         case .deleteRegion(let id, let client):
             try deleteRegion(id, of: client)
         case .saveBeaconRegion(let record):

@@ -151,6 +151,33 @@ import TestSupport
         #expect(daemon.core.awaiting.isEmpty)
     }
 
+    @Test func aMonitorsRegionsEnterTheIndexWhileItsWriteCommitsAndLeaveItWhenTheWriteFails() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        let client = ClientKey(uid: 1000, clientID: "org.example.one")
+        func monitor(_ id: String, _ requestID: Int) -> [DaemonEffect] {
+            let circle = #"{"type":"Feature","id":"\#(id)","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+            return daemon.core.take(.request(first, Array(#"{"op":"monitor","id":\#(requestID),"features":[\#(circle)]}"#.utf8)[...]), at: now, monotonic: 0)
+        }
+        for (id, requestID, fails) in [("a", 3, true), ("b", 4, false)] {
+            let effects = monitor(id, requestID)
+            guard case .store(let batch)? = effects.first, effects.count == 1 else {
+                Issue.record("a monitor is one store effect, not \(effects)")
+                return
+            }
+            #expect(daemon.core.regions.entry(client, id) == nil, "nothing before the loop commits")
+            #expect(daemon.core.hasAlongsideWork(among: 1))
+            _ = daemon.core.take(.storing(requests: 1), at: now, monotonic: 0)
+            #expect(daemon.core.regions.entry(client, id) != nil, "in the index while the write commits")
+            let outcome: Result<RequestWrite.Outcome, ProtocolError> = fails
+                ? .failure(ProtocolError("internal", "the disk is full")) : daemon.commit(batch).requests[0]
+            let answered = try replies(daemon.settle(.stored([], queued: [], requests: [outcome]), at: now), to: first)
+            #expect(answered.map { $0["ok"] } == [.bool(!fails)])
+            #expect((daemon.core.regions.entry(client, id) != nil) == !fails, "a failed write leaves no region behind")
+        }
+        #expect(daemon.core.regions.regionIDs(of: client) == ["b"])
+    }
+
     @Test func theAcksOfATurnAreOneBatchAnsweredInTheirOrderEachFailingAlone() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
