@@ -170,15 +170,18 @@ public final class Daemon {
     /// umask's, it was 0755 for a moment in system mode).
     private func listen() throws {
         let temporary = paths.socket + "~"
-        unlink(temporary)
-        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(temporary.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard temporary.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
             throw StartupError(.usage, "--socket \(paths.socket): longer than \(MemoryLayout.size(ofValue: address.sun_path) - 2) bytes")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        // Another daemon's socket is not taken over: its clients would reach this one, and it would be left unreachable.
+        if Self.somethingListens(at: paths.socket) {
+            throw StartupError(.inUse, "--socket \(paths.socket): another geowaked listens there")
+        }
+        unlink(temporary)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(temporary.utf8)) }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -195,6 +198,19 @@ public final class Daemon {
                                "--socket \(paths.socket): cannot listen there: \(String(cString: strerror(code)))")
         }
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Whether a connection to the Unix socket at `path` is accepted (a stale socket file of a stopped daemon refuses).
+    private static func somethingListens(at path: String) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { Glibc.close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     private func accept() {

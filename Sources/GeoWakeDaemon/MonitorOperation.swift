@@ -2,14 +2,17 @@ import Beacons
 import GeoWakeCore
 import GeoWakeProtocol
 
-/// A `monitor` request's features, each with its text as the client sent it: the text is what is stored and loaded.
+/// A `monitor` request's features, each with its text as the client sent it (the text is what is stored and loaded)
+/// and its place among the request's features, counted from 1 (what an error names).
 struct MonitorFeatures {
     var features: [JSONValue] = []
     var texts: [String] = []
+    var positions: [Int] = []
 
-    mutating func append(_ feature: JSONValue, _ text: String) {
+    mutating func append(_ feature: JSONValue, _ text: String, at position: Int) {
         features.append(feature)
         texts.append(text)
+        positions.append(position)
     }
 }
 
@@ -37,7 +40,7 @@ extension DaemonCore {
         guard let texts, texts.count == features.count else {
             throw ProtocolError("badGeoJSON", "the features could not be read as sent")
         }
-        return MonitorFeatures(features: features, texts: texts)
+        return MonitorFeatures(features: features, texts: texts, positions: (0..<features.count).map { $0 + 1 })
     }
 
     /// Without the features identical to a region the client monitors already (a relaunched subscriber monitoring
@@ -46,9 +49,9 @@ extension DaemonCore {
         // A client's first `monitor` (a thousand features at a boot) need not look each of them up.
         guard monitorsAny(client) else { return given }
         var kept = MonitorFeatures()
-        for (feature, text) in zip(given.features, given.texts) {
+        for (feature, (text, position)) in zip(given.features, zip(given.texts, given.positions)) {
             if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text) { continue }
-            kept.append(feature, text)
+            kept.append(feature, text, at: position)
         }
         return kept
     }
@@ -74,14 +77,14 @@ extension DaemonCore {
                             reply: @escaping (Int) -> [String: JSONValue]) throws -> OperationOutcome {
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic = MonitorFeatures()
-        for (index, (feature, text)) in zip(new.features, new.texts).enumerated() {
+        for (feature, (text, position)) in zip(new.features, zip(new.texts, new.positions)) {
             let region: BeaconRegion?
             do {
                 region = try BeaconRegionFile.beaconRegion(feature)
             } catch {
-                throw ProtocolError("badGeoJSON", "feature \(index + 1): \(error.description)")
+                throw ProtocolError("badGeoJSON", "feature \(position): \(error.description)")
             }
-            if let region { beaconRegions.append((region, text)) } else { geographic.append(feature, text) }
+            if let region { beaconRegions.append((region, text)) } else { geographic.append(feature, text, at: position) }
         }
         guard regions.count(of: client) + beacons.subscriptions.count(of: client) + new.features.count <= Self.maximumRegionsPerClient else {
             throw ProtocolError("tooManyRegions", "a client may monitor at most \(Self.maximumRegionsPerClient) regions")

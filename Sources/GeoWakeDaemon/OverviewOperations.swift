@@ -36,7 +36,9 @@ extension DaemonCore {
     func disable(_ request: Request) throws -> OperationOutcome {
         let client = try existingClient(request)
         return .write(RequestWrite(changes: [.setDisabled(true, client)])) { [self] _ in
-            if let connection = connection(of: client), connection != request.connection { emit(.closeAfterSending(connection)) }
+            // The connection registered as the client closes once its last line is sent, the reply to a client's own
+            // `disable` included.
+            if let connection = connection(of: client) { emit(.closeAfterSending(connection)) }
             emit(.tell(.disabled(client)))
             return [:]
         }

@@ -12,8 +12,16 @@ extension DaemonCore {
     static let maximumRegionsPerClient = 10_000
 
     /// A `stopMonitoring` request's ids.
+    /// Each id once, in the order first given. The reply lists them again, so a request that leaves it no room under
+    /// the line limit (ids up to a few dozen bytes short of 1 MiB: the reply's own members are longer) is refused.
     static func regionIDs(_ request: Request) throws(ProtocolError) -> [String] {
-        try request.typed(StopMonitoringRequest.init(fields:)).regions
+        var seen: Set<String> = []
+        let ids = try request.typed(StopMonitoringRequest.init(fields:)).regions.filter { seen.insert($0).inserted }
+        // The newline is not counted in the limit.
+        guard ReplyMessage.line(id: request.id.text, .success(StopMonitoringReply(removed: ids).fields)).count - 1 <= Connection.maximumLine else {
+            throw ProtocolError.badRequest("the reply would list more than \(Connection.maximumLine) bytes of ids: send fewer in one request")
+        }
+        return ids
     }
 
     /// The geographic part of `stopMonitoring`: the regions go from the monitor now, from the store with the write.
@@ -65,7 +73,7 @@ extension DaemonCore {
         }
         collection += "]}".utf8
         let loaded = collection.withUnsafeBytes { bytes in
-            Result { () throws(RegionLoadError) in try RegionLoader.validatedDrafts(bytes: bytes, name: "request") }
+            Result { () throws(RegionLoadError) in try RegionLoader.validatedDrafts(bytes: bytes, name: "request", positions: new.positions) }
         }
         let drafts: [FeatureDraft]
         switch loaded {
@@ -77,7 +85,13 @@ extension DaemonCore {
         var seen = beaconIDs
         seen.reserveCapacity(beaconIDs.count + ids.count)
         let monitored = monitorsAny(client)
-        for id in ids { try checkNewRegionID(id, of: client, among: &seen, monitored: monitored) }
+        for (id, position) in zip(ids, new.positions) {
+            do {
+                try checkNewRegionID(id, of: client, among: &seen, monitored: monitored)
+            } catch where error.code == .badGeoJSON {
+                throw ProtocolError(.badGeoJSON, "feature \(position): \(error.message)")
+            }
+        }
         return (drafts, ids)
     }
 

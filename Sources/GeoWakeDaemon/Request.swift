@@ -75,31 +75,35 @@ struct EarlierRequestsFirst: Error {
 extension DaemonCore {
     func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, at now: Timestamp) {
         guard let session = sessions[connection] else { return }
-        guard let parsed = RequestLine(line) else {
-            reply(connection, id: .null, .failure(ProtocolError("badJSON", "the line is not a JSON object")))
+        let parsed = RequestLine(line)
+        let op = parsed.flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
+        if op == Operation.ack.rawValue, session.saidHello, let parsed {
+            deferredAcks.append(Request(id: parsed.id, op: Operation.ack.rawValue, fields: parsed.fields, connection: connection, session: session,
+                                        after: earlier, now: now))
             return
         }
-        guard case .string(let op) = parsed.fields["op"] else {
+        // Any other line, a malformed one too, is answered after the acks read before it: replies keep request order.
+        if !deferredAcks.isEmpty {
+            applyDeferredAcks()
+            emit(.takeAgain(connection, request: Array(line), after: earlier))
+            return
+        }
+        guard let parsed else {
+            reply(connection, id: .null, .failure(ProtocolError("badJSON", RequestLine.failure(line))))
+            return
+        }
+        guard let op else {
             reply(connection, id: parsed.id, .failure(.badRequest("\"op\" must be a string")))
             return
         }
         var request = Request(id: parsed.id, op: op, fields: parsed.fields, connection: connection, session: session, after: earlier, now: now)
         if op == Operation.monitor.rawValue { request.featureTexts = parsed.featureTexts(line) }
-        guard let operation = Operation(rawValue: op) else {
-            reply(connection, id: parsed.id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
-            return
-        }
-        if operation != .hello && !session.saidHello {
+        if op != Operation.hello.rawValue && !session.saidHello {
             reply(connection, id: parsed.id, .failure(ProtocolError("helloRequired", "send hello first")))
             return
         }
-        if operation == .ack {
-            deferredAcks.append(request)
-            return
-        }
-        if !deferredAcks.isEmpty {
-            applyDeferredAcks()
-            emit(.takeAgain(connection, request: Array(line), after: earlier))
+        guard let operation = Operation(rawValue: op) else {
+            reply(connection, id: parsed.id, .failure(ProtocolError("unknownOp", "unknown op \"\(op)\"")))
             return
         }
         do {

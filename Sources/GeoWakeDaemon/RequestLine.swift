@@ -12,9 +12,26 @@ struct RequestLine {
     /// Where each feature of `features` lies in the line, as its value was read.
     private var features: [Range<Int>]?
 
-    /// Nil when the line is not one JSON object (nested at most 512 deep, the object included).
+    /// Nil when the line is not one JSON object (nested at most 512 deep, the object included): `failure` says why.
     init?(_ line: ArraySlice<UInt8>) {
-        let parsed: Bool = line.withUnsafeBytes { bytes in
+        guard (try? read(line)) != nil else { return nil }
+    }
+
+    /// Why a line is not a request: not one JSON object, or one nested too deeply.
+    static func failure(_ line: ArraySlice<UInt8>) -> String {
+        var request = RequestLine()
+        do {
+            try request.read(line)
+        } catch where error.message.contains("nested") {
+            return "the line nests arrays and objects more than \(JSONScanner.maximumDepth) deep"
+        } catch {}
+        return "the line is not a JSON object"
+    }
+
+    private init() {}
+
+    private mutating func read(_ line: ArraySlice<UInt8>) throws(JSONSyntaxError) {
+        let parsed: JSONSyntaxError? = line.withUnsafeBytes { bytes in
             var scanner = JSONScanner(bytes)
             do throws(JSONSyntaxError) {
                 try scanner.expect(UInt8(ascii: "{"))
@@ -31,12 +48,12 @@ struct RequestLine {
                         }
                     } while try scanner.nextElement(closing: UInt8(ascii: "}"))
                 }
-                return scanner.atEnd()
+                return scanner.atEnd() ? nil : scanner.error("more after the object")
             } catch {
-                return false
+                return error
             }
         }
-        guard parsed else { return nil }
+        if let parsed { throw parsed }
     }
 
     /// A `features` value as `withoutCoordinates` reads it, with the place of each feature when it is an array of

@@ -54,5 +54,8 @@ public struct AckRequest: Hashable, Sendable {
     public init(fields: [String: JSONValue]) throws(RequestError) {
         seq = try fields.integer("seq")
         epoch = fields["epoch"] == nil ? nil : try fields.integer("epoch")
+        // Sequence numbers and epochs start at 1 and 0: a negative one names no event.
+        guard seq >= 0 else { throw .badRequest("\"seq\" must be an integer >= 0") }
+        guard (epoch ?? 0) >= 0 else { throw .badRequest("\"epoch\" must be an integer >= 0") }
     }
 }

@@ -9,7 +9,11 @@ public struct HelloRequest: Hashable, Sendable {
 
     public var fields: [String: JSONValue] { ["protocol": .integer(version)] }
 
-    public init(fields: [String: JSONValue]) throws(RequestError) { version = try fields.integer("protocol") }
+    /// `client`, free text naming the client's library, is optional but must be a string when given.
+    public init(fields: [String: JSONValue]) throws(RequestError) {
+        version = try fields.integer("protocol")
+        if let client = fields.given("client"), client.string == nil { throw .badRequest("\"client\" must be a string") }
+    }
 }
 
 /// `stopMonitoring`: the ids of regions to stop monitoring, geographic or beacon.

@@ -89,6 +89,18 @@ import TestSupport
         #expect(outcome.errorLines == ["Error: the store \(daemon.directory)/geowake.sqlite is in use by another process (geowaked holds it exclusively while it runs)"])
     }
 
+    @Test("A second daemon on a socket another one listens at exits 75 (try again later), and the first still answers there")
+    func socketInUse() throws {
+        let daemon = DaemonProcess()
+        try daemon.start(source: nil, options: [])
+        let outcome = try Self.geowaked(["--socket", daemon.socket, "--state", daemon.directory + "/second.sqlite"], in: daemon.directory)
+        #expect(outcome.status == 75)
+        #expect(outcome.errorLines == ["Error: --socket \(daemon.socket): another geowaked listens there"])
+        let client = try RawClient(daemon.socket)
+        try client.hello()
+        #expect(try client.request("status")["ok"] as? Bool == true)
+    }
+
     @Test("A store where the user may not write exits 77 (no permission), naming the path and the system's reason",
           .enabled(if: getuid() == 0, "switching to another uid needs root"))
     func noPermission() throws {

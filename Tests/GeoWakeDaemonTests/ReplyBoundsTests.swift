@@ -72,7 +72,9 @@ import TestSupport
             return client.receive()
         }
         #expect(status(nestedArrays: 511)?["ok"] as? Bool == true, "512 levels with the request object")
-        #expect(errorCode(status(nestedArrays: 512) ?? [:]) == "badJSON")
+        let tooDeep = status(nestedArrays: 512) ?? [:]
+        #expect(errorCode(tooDeep) == "badJSON")
+        #expect(((tooDeep["error"] as? [String: Any])?["message"] as? String)?.contains("512") == true, "the message names the limit")
         #expect(errorCode(status(nestedArrays: 100_000) ?? [:]) == "badJSON")
         #expect(status(nestedArrays: 1)?["ok"] as? Bool == true, "the connection stays open")
     }

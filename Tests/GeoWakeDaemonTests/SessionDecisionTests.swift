@@ -151,6 +151,84 @@ import TestSupport
         #expect(daemon.core.awaiting.isEmpty)
     }
 
+    @Test func linesAfterAnAckAreAnsweredAfterItAnUnknownOpAndAMalformedLineToo() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        var effects = request(daemon, first, #"{"op":"ack","id":3,"seq":0}"#)
+        effects += request(daemon, first, #"{"op":"monk","id":4}"#)
+        effects += request(daemon, first, "not json")
+        let answered = try replies(effects, to: first)
+        #expect(answered.map { $0["id"]?.int64 } == [3, 4, nil])
+        #expect(answered.map { $0["error"]?.object?["code"]?.string } == [nil, "unknownOp", "badJSON"])
+    }
+
+    @Test func anUnknownOpBeforeHelloIsRefusedAsEveryOtherRequestBeforeHelloIs() throws {
+        let daemon = try daemon()
+        _ = daemon.core.take(.opened(first, peer), at: now, monotonic: 0)
+        let refused = try replies(request(daemon, first, #"{"op":"monk","id":5}"#), to: first)
+        #expect(refused.map { $0["error"]?.object?["code"]?.string } == ["helloRequired"])
+    }
+
+    @Test func aHelloWhoseClientIsNotTextAndAnAckOfANegativeSeqAreBadRequests() throws {
+        let daemon = try daemon()
+        _ = daemon.core.take(.opened(first, peer), at: now, monotonic: 0)
+        let hello = try replies(request(daemon, first, #"{"op":"hello","id":1,"protocol":1,"client":5}"#), to: first)
+        #expect(hello.first?["error"]?.object?["code"]?.string == "badRequest")
+        _ = try registered(daemon, second, as: "org.example.one")
+        var effects = request(daemon, second, #"{"op":"ack","id":3,"seq":-1}"#)
+        effects += daemon.settle(.requestsRead, at: now)
+        #expect(try replies(effects, to: second).first?["error"]?.object?["code"]?.string == "badRequest")
+    }
+
+    @Test func aClientThatDisablesItselfHasItsOwnConnectionClosedOnceTheReplyIsSent() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        let effects = request(daemon, first, #"{"op":"disable","id":3,"client":"org.example.one"}"#)
+        #expect(try replies(effects, to: first).map { $0["ok"] } == [.bool(true)])
+        #expect(effects.contains(.closeAfterSending(first)))
+    }
+
+    @Test func stopMonitoringRemovesAndListsARepeatedIDOnceAndRefusesAReplyOverTheLineLimit() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        let circle = #"{"type":"Feature","id":"a","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        #expect(try replies(request(daemon, first, #"{"op":"monitor","id":3,"features":[\#(circle)]}"#), to: first).first?["ok"] == .bool(true))
+        let removed = try replies(request(daemon, first, #"{"op":"stopMonitoring","id":4,"regions":["a","a"]}"#), to: first)
+        #expect(removed.first?["result"]?.object?["removed"] == .array(["a"]))
+        // Unique ids just under the line limit: the reply's members are longer than the request's.
+        var ids: [String] = [], length = #"{"op":"stopMonitoring","id":5,"regions":[]}"#.utf8.count
+        while length + 12 < Connection.maximumLine {
+            ids.append(String(format: "r%09d", ids.count))
+            length += 13
+        }
+        let line = #"{"op":"stopMonitoring","id":5,"regions":["# + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
+        #expect(line.utf8.count <= Connection.maximumLine)
+        let refused = try replies(request(daemon, first, line), to: first)
+        #expect(refused.first?["error"]?.object?["code"]?.string == "badRequest")
+        let fewer = #"{"op":"stopMonitoring","id":6,"regions":["# + ids.prefix(1000).map { "\"\($0)\"" }.joined(separator: ",") + "]}"
+        #expect(try replies(request(daemon, first, fewer), to: first).first?["error"]?.object?["code"]?.string == "unknownRegion")
+    }
+
+    @Test func aMonitorErrorNamesTheFeatureByItsPlaceInTheRequestCountedFromOneBeaconRegionsAmongThem() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        func circle(_ id: String, radius: String = "50") -> String {
+            #"{"type":"Feature","id":"\#(id)","properties":{"radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        }
+        let beacon = #"{"type":"Feature","id":"shop","properties":{"kind":"beacon","uuid":"f7826da6-4fa2-4e98-8024-bc5b71e0893e"},"geometry":null}"#
+        func message(_ features: [String]) throws -> String? {
+            let line = #"{"op":"monitor","id":3,"features":["# + features.joined(separator: ",") + "]}"
+            let error = try replies(request(daemon, first, line), to: first).first?["error"]?.object
+            #expect(error?["code"]?.string == "badGeoJSON")
+            return error?["message"]?.string
+        }
+        #expect(try message([beacon, circle("a", radius: "-1")])?.hasPrefix("feature 2: ") == true)
+        #expect(try message([circle("d"), beacon, circle("d")]) == #"feature 3: duplicate id "d" (first used by feature 1 of request)"#)
+        #expect(try message([circle("a"), circle("")])?.hasPrefix("feature 2: ") == true)
+        #expect(try replies(request(daemon, first, #"{"op":"list","id":4}"#), to: first).first?["result"]?.object?["regions"] == .array([]),
+                "nothing was added")
+    }
+
     @Test func aMonitorsRegionsEnterTheIndexWhileItsWriteCommitsAndLeaveItWhenTheWriteFails() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")

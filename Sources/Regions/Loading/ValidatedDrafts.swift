@@ -5,20 +5,28 @@ extension RegionLoader {
     /// validates them (the same refusals, with the same messages), as drafts an index takes as they are. The daemon's
     /// `monitor` adds a request's regions this way: a store made for them, then read back into `Region` values and
     /// flattened into drafts again for the index, was a sixth of registering them. Validated on the calling thread:
-    /// a request's thousand features are too few to pay for a second one.
-    package static func validatedDrafts(bytes: UnsafeRawBufferPointer, name: String,
-                                        options: RegionLoadOptions = RegionLoadOptions()) throws(RegionLoadError) -> [FeatureDraft] {
+    /// a request's thousand features are too few to pay for a second one. `positions`, when given, numbers the
+    /// features in the caller's own count for the errors (a request's, whose beacon regions are not in the document).
+    package static func validatedDrafts(bytes: UnsafeRawBufferPointer, name: String, options: RegionLoadOptions = RegionLoadOptions(),
+                                        positions: [Int]? = nil) throws(RegionLoadError) -> [FeatureDraft] {
         let validator = RegionValidator()
         var drafts: [FeatureDraft] = []
         var numbers: [[UInt8]: Int] = [:]
-        try read(bytes, name: name, options: options, numbering: options.numberFeatures ? "" : nil, progress: { _ in }) { number, draft in
-            try validator.validate(&draft)
-            if let earlier = numbers.updateValue(number, forKey: draft.id) {
-                throw InvalidRegion(duplicateMessage(draft.id, earlier: UInt32(earlier), firstSlots: [(name, 0)]))
+        func position(_ number: Int) -> Int { positions.flatMap { number < $0.count ? $0[number] : nil } ?? number }
+        do {
+            try read(bytes, name: name, options: options, numbering: options.numberFeatures ? "" : nil, progress: { _ in }) { number, draft in
+                try validator.validate(&draft)
+                if let earlier = numbers.updateValue(number, forKey: draft.id) {
+                    throw InvalidRegion(duplicateMessage(draft.id, earlier: UInt32(position(earlier)), firstSlots: [(name, 0)]))
+                }
+                var taken = FeatureDraft()
+                swap(&taken, &draft)
+                drafts.append(taken)
             }
-            var taken = FeatureDraft()
-            swap(&taken, &draft)
-            drafts.append(taken)
+        } catch {
+            var error = error
+            error.feature = error.feature.map(position)
+            throw error
         }
         return drafts
     }
