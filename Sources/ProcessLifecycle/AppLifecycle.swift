@@ -182,8 +182,9 @@ public struct AppLifecycle: Sendable {
         case .notRunning, .crashLoop:
             return []
         case .running:
-            // The daemon cannot know how a process it did not reap ended; SIGKILL is the likeliest.
-            return processAlive ? [] : exited(client, .signaled(SIGKILL), at: now)
+            // A process the user started is known only by its connection, whose end counts as a clean exit: so does
+            // finding it gone after a restart (the daemon, not it, was killed).
+            return processAlive ? [] : exited(client, .exited(0), at: now)
         case .background, .suspended, .terminating:
             guard processAlive else {
                 app.state = .background

@@ -349,7 +349,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
 }
 
 @Suite struct AppLifecycleRecoveryTests {
-    @Test func afterADaemonRestartAClientTheUserStartedThatDiedIsRecordedAsEnded() {
+    @Test func afterADaemonRestartAClientTheUserStartedThatIsGoneIsRecordedAsEndedCleanlyAsItsConnectionsEndIs() {
         var life = AppLifecycle()
         life.register("a")
         life.connected("a", at: at(0))
@@ -357,6 +357,7 @@ func at(_ seconds: Double) -> Timestamp { Timestamp(millisecondsSince1970: 1_800
         #expect(life.apps["a"]!.state == .running)
         #expect(life.recovered("a", processAlive: false, at: at(60)) == [])
         #expect(life.apps["a"]!.state == .notRunning)
-        #expect(life.apps["a"]!.lastExit == .signaled(9))
+        #expect(life.apps["a"]!.lastExit == .exited(0))
+        #expect(life.apps["a"]!.forceQuit == false)
     }
 }
