@@ -63,22 +63,11 @@ extension DaemonCore {
     func geographicDrafts(_ new: MonitorFeatures, besides beaconIDs: Set<String>, of client: ClientKey) throws(ProtocolError)
         -> (drafts: [FeatureDraft], ids: [String]) {
         let texts = new.texts
-        // The texts into one document in one buffer, for the loader to read as it reads a file.
-        var collection: [UInt8] = []
-        collection.reserveCapacity(texts.reduce(48) { $0 + $1.utf8.count + 1 })
-        collection += "{\"type\":\"FeatureCollection\",\"features\":[".utf8
-        for (index, text) in texts.enumerated() {
-            if index > 0 { collection.append(UInt8(ascii: ",")) }
-            collection += text.utf8
-        }
-        collection += "]}".utf8
-        let loaded = collection.withUnsafeBytes { bytes in
-            Result { () throws(RegionLoadError) in try RegionLoader.validatedDrafts(bytes: bytes, name: "request", positions: new.positions) }
-        }
         let drafts: [FeatureDraft]
-        switch loaded {
-        case .success(let validated): drafts = validated
-        case .failure(let error): throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(error.reason)")
+        do {
+            drafts = try RequestDrafts.load(texts, positions: new.positions)
+        } catch {
+            throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(error.reason)")
         }
         guard drafts.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
         let ids = drafts.map { String(decoding: $0.id, as: UTF8.self) }

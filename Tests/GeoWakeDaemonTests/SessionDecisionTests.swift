@@ -229,6 +229,29 @@ import TestSupport
                 "nothing was added")
     }
 
+    @Test func aLargeMonitorReadInTwoHalvesAddsWhatOneReadingAddsAndNamesTheFirstFaultyFeatureInOrder() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        func circle(_ id: String, radius: Int = 50) -> String {
+            #"{"type":"Feature","id":"\#(id)","properties":{"radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        }
+        func monitor(_ features: [String]) throws -> [String: JSONValue]? {
+            let line = #"{"op":"monitor","id":3,"features":["# + features.joined(separator: ",") + "]}"
+            return try replies(request(daemon, first, line), to: first).first
+        }
+        let ids = (0..<300).map { "c\($0)" }
+        var duplicated = ids.map { circle($0) }
+        duplicated[299] = circle("c0")
+        #expect(try monitor(duplicated)?["error"]?.object?["message"]?.string == #"feature 300: duplicate id "c0" (first used by feature 1 of request)"#)
+        var faulty = ids.map { circle($0) }
+        faulty[249] = circle("c249", radius: -1)
+        faulty[9] = circle("c9", radius: -1)
+        #expect(try monitor(faulty)?["error"]?.object?["message"]?.string?.hasPrefix("feature 10: ") == true)
+        #expect(try monitor(ids.map { circle($0) })?["result"]?.object?["added"] == .integer(300))
+        let listed = try replies(request(daemon, first, #"{"op":"list","id":4}"#), to: first).first?["result"]?.object?["regions"]?.array
+        #expect(listed?.compactMap { $0.object?["region"]?.string } == ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     @Test func aMonitorsRegionsEnterTheIndexWhileItsWriteCommitsAndLeaveItWhenTheWriteFails() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")
