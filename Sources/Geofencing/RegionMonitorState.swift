@@ -72,6 +72,20 @@ struct RegionMonitorState {
                 kept.withUnsafeMutableBufferPointer { out in
                     var t = 0, h = 0, k = 0
                     while t < tracks.count || h < hits.count {
+                        // Most of a fix's regions: settled inside and containing it, which the fix confirms.
+                        // Found by a look at each handle and copied as one run.
+                        var run = 0
+                        while t + run < tracks.count, h + run < hits.count, tracks[t + run].handle == hits[h + run],
+                              tracks[t + run].isSettledInside {
+                            run += 1
+                        }
+                        if run > 0 {
+                            (out.baseAddress! + k).update(from: tracks.baseAddress! + t, count: run)
+                            t += run
+                            h += run
+                            k += run
+                            continue
+                        }
                         var track: RegionTrack
                         let contained: Bool
                         if h == hits.count || t < tracks.count && tracks[t].handle < hits[h] {
@@ -87,12 +101,6 @@ struct RegionMonitorState {
                             contained = true
                             t += 1
                             h += 1
-                            // Most of a fix's regions: nothing due, and a fix inside confirms them.
-                            if track.isSettledInside {
-                                out[k] = track
-                                k += 1
-                                continue
-                            }
                         }
                         // Checked here, not inside `fireDue`, because most tracks have nothing due and a fix is large to pass.
                         if let due = track.nextDue, due < now, let previous {
