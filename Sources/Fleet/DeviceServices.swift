@@ -58,12 +58,17 @@ struct DeviceServices {
 
     /// Feeds one fix (with a time, not before `lastTime`) to every service, writing each event's line (as
     /// `geowake replay --service …` prints it, without the newline) into `writer` and handing it to `line`.
-    /// Region events carry `"set":"NAME"` first when the device monitors more than one set.
-    mutating func feed(_ fix: Fix, writer: inout JSONLineWriter, line: (ArraySlice<UInt8>) throws -> Void) throws {
+    /// Region events carry `"set":"NAME"` first when the device monitors more than one set. The region
+    /// monitors work in `buffers` (one set each, lent for the fix), so that a device keeps none of its own.
+    mutating func feed(_ fix: Fix, writer: inout JSONLineWriter, buffers: inout [RegionMonitorBuffers],
+                       line: (ArraySlice<UInt8>) throws -> Void) throws {
         lastTime = fix.time
         let namesSets = regionSets.count > 1
+        while buffers.count < regionSets.count { buffers.append(RegionMonitorBuffers()) }
         for i in regionSets.indices {
             let set = regionSets[i].set
+            regionSets[i].replay.service.exchangeBuffers(with: &buffers[i])
+            defer { regionSets[i].replay.service.exchangeBuffers(with: &buffers[i]) }
             try regionSets[i].replay.feed(fix) { events in
                 for event in events {
                     writer.removeAll()
@@ -96,8 +101,9 @@ struct DeviceServices {
     }
 
     /// Lets go of what the services keep only for their next fix: the event buffers (the device's first fix
-    /// alone fills one with dozens of `enter`s) and the region monitors' scratch arrays. A worker holds
-    /// thousands of devices between their messages; these were about a third of each device's memory.
+    /// alone fills one with dozens of `enter`s) and the region monitors' recent measurements (their scratch
+    /// arrays are lent by the partition for each fix). A worker holds thousands of devices between their
+    /// messages; these were about a third of each device's memory.
     mutating func releaseBuffers() {
         for i in regionSets.indices {
             regionSets[i].replay.releaseEventBuffer()

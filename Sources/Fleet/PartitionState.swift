@@ -34,6 +34,8 @@ struct PartitionState {
     var problems: [String] = []
     private var events: [RegionEvent] = []
     private var writer = JSONLineWriter(reservingCapacity: 512)
+    /// Lent to the device being fed, one set per region set it monitors.
+    private var monitorBuffers: [RegionMonitorBuffers] = []
     /// The events of the message being applied for one device, as lines; kept from message to message.
     private var lines = EventLines()
 
@@ -153,7 +155,7 @@ struct PartitionState {
             return
         }
         counts.fixes += 1
-        try known!.feed(fix, writer: &writer) { lines.append($0) }
+        try known!.feed(fix, writer: &writer, buffers: &monitorBuffers) { lines.append($0) }
     }
 
     /// The device's lines of this message, if any, as one `emit`.

@@ -66,6 +66,12 @@ public struct RegionMonitor<Regions: RegionQuerying> {
         state.releaseBuffers()
     }
 
+    /// Swaps the monitor's scratch buffers with `buffers`: a caller feeding many monitors lends one set to
+    /// the monitor it feeds and takes it back after, so that none allocates its own.
+    public mutating func exchangeBuffers(with buffers: inout RegionMonitorBuffers) {
+        swap(&state.buffers, &buffers)
+    }
+
     /// Fires the pending changes and dwells due at or before `now`, without a new fix. Their events carry the
     /// last fix's position, stamped with the instant each fell due.
     @specialized(where Regions == RegionIndex)

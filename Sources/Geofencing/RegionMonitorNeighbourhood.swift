@@ -46,9 +46,9 @@ struct RegionMonitorNeighbourhood {
     private var directFixesLeft = 0
     private var lastPoint: Coordinate?
 
-    /// Calls `body` once for every region containing `point`, in no particular order.
-    mutating func forEachRegion(containing point: Coordinate, in regions: some RegionQuerying,
-                                _ body: (RegionHandle) -> Void) {
+    /// Appends every region containing `point` to `hits`, in no particular order.
+    mutating func appendRegions(containing point: Coordinate, in regions: some RegionQuerying,
+                                to hits: inout [RegionHandle], scratch: inout PointQueryScratch) {
         var distance = 0.0
         if isValid, let d = distanceFromCenter(point) {
             distance = d
@@ -59,7 +59,7 @@ struct RegionMonitorNeighbourhood {
             isValid = false
             directFixesLeft = directFixesLeft > 0 ? directFixesLeft - 1 : Self.directFixesAfterMiss
             lastPoint = point
-            regions.forEachRegion(containing: point, body)
+            regions.appendRegions(containing: point, to: &hits, scratch: &scratch)
             return
         } else {
             rebuild(around: Self.center(for: point, after: lastPoint), from: regions)
@@ -68,12 +68,23 @@ struct RegionMonitorNeighbourhood {
         lastPoint = point
         // The 1 % and the centimetre absorb the difference between this flat distance and the index's metric.
         let decided = distance + 0.01
-        for candidate in candidates {
-            let clearance = candidate.clearance * 0.99
-            if clearance < -decided || clearance <= decided && regions.contains(candidate.handle, point) {
-                body(candidate.handle)
+        guard let filler = candidates.first?.handle else { return }
+        // Written in place, room made first: appended one by one, each paid a uniqueness check (and a buffer
+        // from `withUnsafeTemporaryAllocation` over 1 KB is a heap allocation on Linux).
+        let start = hits.count
+        hits.append(contentsOf: repeatElement(filler, count: candidates.count))
+        let found = hits.withUnsafeMutableBufferPointer { found in
+            var count = start
+            for candidate in candidates {
+                let clearance = candidate.clearance * 0.99
+                if clearance < -decided || clearance <= decided && regions.contains(candidate.handle, point) {
+                    found[count] = candidate.handle
+                    count += 1
+                }
             }
+            return count
         }
+        hits.removeLast(hits.count - found)
     }
 
     /// The region's distance to its boundary as measured from the centre, when it is a candidate of a

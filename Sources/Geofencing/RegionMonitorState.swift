@@ -5,15 +5,13 @@ import RegionIndex
 /// configuration are arguments, so that the index is borrowed by every call into it instead of copied.
 struct RegionMonitorState {
     /// The active regions, sorted by handle so that a fix's sorted hits merge with them in one pass, with no
-    /// hashing; rebuilt into `spareTracks` on each fix and swapped.
+    /// hashing; merged into `buffers.mergeRoom` on each fix and copied back.
     private(set) var tracks: [RegionTrack] = []
-    private var spareTracks: [RegionTrack] = []
     /// The latest accepted fix, its time set to the `now` it came with.
     private(set) var lastFix: Fix?
     private var neighbourhood = RegionMonitorNeighbourhood()
-    /// Reused across fixes so that the steady state allocates nothing.
-    private var containing: [RegionHandle] = []
-    private var crossings: [RegionHandle] = []
+    /// Reused across fixes so that the steady state allocates nothing; lent by the caller or kept.
+    var buffers = RegionMonitorBuffers()
     /// Regions added since the last fix, which has therefore not decided them.
     private var undecided: [RegionHandle] = []
     /// Recent boundary measurements, which spare most repeated ones near a boundary. Internal for tests.
@@ -33,16 +31,16 @@ struct RegionMonitorState {
 
         // Buffers are moved out while they are filled, so that neither they nor the index are copied.
         var hits: [RegionHandle] = []
-        swap(&hits, &containing)
+        swap(&hits, &buffers.containing)
         hits.removeAll(keepingCapacity: true)
-        neighbourhood.forEachRegion(containing: fix.coordinate, in: regions) { hits.append($0) }
+        neighbourhood.appendRegions(containing: fix.coordinate, in: regions, to: &hits, scratch: &buffers.pointQuery)
         RegionHandle.sort(&hits)
         // The usual fix lies in exactly the regions reported inside, with nothing pending: it changes nothing.
         if !Self.onlyConfirms(tracks, hits) {
             merge(hits, at: fix.coordinate, now: now, accuracy: accuracy, current: current, previous: previous,
                   regions: regions, configuration: configuration, events: &events)
         }
-        swap(&hits, &containing)
+        swap(&hits, &buffers.containing)
 
         if configuration.segmentCrossing, let previous {
             reportCrossings(from: previous, to: current, regions: regions, events: &events)
@@ -57,41 +55,75 @@ struct RegionMonitorState {
     private mutating func merge(_ hits: [RegionHandle], at point: Coordinate, now: Timestamp, accuracy: Double,
                                 current: Fix, previous: Fix?, regions: some RegionQuerying,
                                 configuration: RegionMonitorConfiguration, events: inout [RegionEvent]) {
+        var old: [RegionTrack] = []
+        swap(&old, &tracks)
+        let most = old.count + hits.count
+        guard most > 0 else { return }
+        // Merged in place into `buffers.mergeRoom`, room made first (only when it grows), and copied back at once:
+        // appended one by one, each track paid a uniqueness and a capacity check, and read from the arrays, a
+        // bounds check (the merge's own loop was a tenth of `geowake bench replay`'s profile).
         var kept: [RegionTrack] = []
-        swap(&kept, &spareTracks)
-        kept.removeAll(keepingCapacity: true)
-
-        var t = 0, h = 0
-        while t < tracks.count || h < hits.count {
-            var track: RegionTrack
-            let contained: Bool
-            if h == hits.count || t < tracks.count && tracks[t].handle < hits[h] {
-                track = tracks[t]
-                contained = false
-                t += 1
-            } else if t == tracks.count || hits[h] < tracks[t].handle {
-                track = RegionTrack(handle: hits[h])
-                contained = true
-                h += 1
-            } else {
-                track = tracks[t]
-                contained = true
-                t += 1
-                h += 1
-            }
-            // Checked here, not inside `fireDue`, because most tracks have nothing due and a fix is large to pass.
-            if let due = track.nextDue, due < now, let previous {
-                fireDue(&track, before: now, inclusive: false, position: previous, regions: regions, events: &events)
-            }
-            observe(&track, at: point, now: now, accuracy: accuracy, contained: contained, regions: regions,
-                    configuration: configuration)
-            if let due = track.nextDue, due <= now {
-                fireDue(&track, before: now, inclusive: true, position: current, regions: regions, events: &events)
-            }
-            if track.isActive { kept.append(track) }
+        swap(&kept, &buffers.mergeRoom)
+        if kept.count < most {
+            kept.append(contentsOf: repeatElement(RegionTrack(handle: hits.first ?? old[0].handle), count: most - kept.count))
         }
-        swap(&kept, &tracks)
-        swap(&kept, &spareTracks)
+        let count = old.withUnsafeBufferPointer { tracks in
+            hits.withUnsafeBufferPointer { hits in
+                kept.withUnsafeMutableBufferPointer { out in
+                    var t = 0, h = 0, k = 0
+                    while t < tracks.count || h < hits.count {
+                        // Most of a fix's regions: settled inside and containing it, which the fix confirms.
+                        // Found by a look at each handle and copied as one run.
+                        var run = 0
+                        while t + run < tracks.count, h + run < hits.count, tracks[t + run].handle == hits[h + run],
+                              tracks[t + run].isSettledInside {
+                            run += 1
+                        }
+                        if run > 0 {
+                            (out.baseAddress! + k).update(from: tracks.baseAddress! + t, count: run)
+                            t += run
+                            h += run
+                            k += run
+                            continue
+                        }
+                        var track: RegionTrack
+                        let contained: Bool
+                        if h == hits.count || t < tracks.count && tracks[t].handle < hits[h] {
+                            track = tracks[t]
+                            contained = false
+                            t += 1
+                        } else if t == tracks.count || hits[h] < tracks[t].handle {
+                            track = RegionTrack(handle: hits[h])
+                            contained = true
+                            h += 1
+                        } else {
+                            track = tracks[t]
+                            contained = true
+                            t += 1
+                            h += 1
+                        }
+                        // Checked here, not inside `fireDue`, because most tracks have nothing due and a fix is large to pass.
+                        if let due = track.nextDue, due < now, let previous {
+                            fireDue(&track, before: now, inclusive: false, position: previous, regions: regions, events: &events)
+                        }
+                        observe(&track, at: point, now: now, accuracy: accuracy, contained: contained, regions: regions,
+                                configuration: configuration)
+                        if let due = track.nextDue, due <= now {
+                            fireDue(&track, before: now, inclusive: true, position: current, regions: regions, events: &events)
+                        }
+                        if track.isActive {
+                            out[k] = track
+                            k += 1
+                        }
+                    }
+                    return k
+                }
+            }
+        }
+        old.removeAll(keepingCapacity: true)
+        old.append(contentsOf: kept[0..<count])
+        swap(&old, &tracks)
+        swap(&kept, &buffers.mergeRoom)
     }
 
     /// Fires the pending changes and dwells due at or before `now`, without a new fix. Their events carry the
@@ -125,9 +157,7 @@ struct RegionMonitorState {
     /// Drops the buffers kept from one fix to the next, which hold nothing between fixes (nor do the recent
     /// measurements, which only spare work); the next fix allocates them again.
     mutating func releaseBuffers() {
-        spareTracks = []
-        containing = []
-        crossings = []
+        buffers = RegionMonitorBuffers()
         boundaries.removeAll()
     }
 
@@ -226,8 +256,8 @@ struct RegionMonitorState {
     private mutating func reportCrossings(from previous: Fix, to current: Fix, regions: some RegionQuerying,
                                           events: inout [RegionEvent]) {
         var crossed: [RegionHandle] = []
-        swap(&crossed, &crossings)
-        defer { swap(&crossed, &crossings) }
+        swap(&crossed, &buffers.crossings)
+        defer { swap(&crossed, &buffers.crossings) }
         crossed.removeAll(keepingCapacity: true)
         regions.forEachRegion(crossedBy: previous.coordinate, current.coordinate) { crossed.append($0) }
         for handle in crossed where track(of: handle) == nil

@@ -6,7 +6,7 @@ extension RegionIndex {
     /// tested after, one by one, walking the cell again. The bench's million regions put 800 to 2,400 around
     /// every fix of the Berlin drive: at 64, that one-by-one path was about a quarter of the monitor's profile
     /// there, and 512 made the monitor 1.27 times as fast (`geowake bench replay`, 258 to 203 µs a fix). The
-    /// query's four buffers (34 KB, `orderedHits` included) still come from the stack.
+    /// query's four buffers take 38 KB (`orderedHits` included): `PointQueryScratch`.
     package static let stagedCandidates = 512
 
     /// Regions the grid decides inside, kept per point query to be reported in handle order (16 KB of stack);
@@ -24,52 +24,80 @@ extension RegionIndex {
     /// each small polygon part. At a million regions nearly every read of a stage misses the cache, and
     /// this way a query waits for about one miss per stage instead of one per read.
     public func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void) {
-        guard let (x, y) = Self.normalized(point) else { return }
-        let identity = store.identity
         withUnsafeTemporaryAllocation(of: ShapeReference.self, capacity: Self.stagedCandidates) { shapes in
             withUnsafeTemporaryAllocation(of: PendingPart.self, capacity: Self.stagedCandidates) { pending in
-                withUnsafeTemporaryAllocation(of: RegionHandle.self, capacity: Self.orderedHits) { decided in
+                withUnsafeTemporaryAllocation(of: RegionHandle.self, capacity: Self.orderedHits + Self.stagedCandidates) { decided in
                     withUnsafeTemporaryAllocation(of: RegionHandle.self, capacity: Self.stagedCandidates) { tested in
-                        var count = 0, overflow = false, decidedCount = 0
-                        forEachCandidate(x: x, y: y, inside: { slot in
-                            let handle = RegionHandle(slot: slot, store: identity)
-                            if decidedCount < Self.orderedHits {
-                                decided[decidedCount] = handle
-                                decidedCount += 1
-                            } else {
-                                body(handle)
-                            }
-                        }) { shape in
-                            if count < Self.stagedCandidates {
-                                shapes[count] = shape
-                                count += 1
-                            } else {
-                                overflow = true
-                            }
-                        }
-                        if overflow { testCandidates(x: x, y: y, after: count, body) }
-                        // Each staged candidate gives at most one hit.
-                        var testedCount = 0
-                        testStaged(x: x, y: y, UnsafeMutableBufferPointer(rebasing: shapes[0..<count]), pending) {
-                            tested[testedCount] = RegionHandle(slot: $0, store: identity)
-                            testedCount += 1
-                        }
-                        let hits = UnsafeMutableBufferPointer(rebasing: tested[0..<testedCount])
-                        RegionHandle.sort(hits)
-                        var i = 0, j = 0
-                        while i < decidedCount || j < testedCount {
-                            if j == testedCount || i < decidedCount && decided[i] < hits[j] {
-                                body(decided[i])
-                                i += 1
-                            } else {
-                                body(hits[j])
-                                j += 1
-                            }
+                        withRegions(containing: point, shapes, pending, decided, tested, overflow: body) {
+                            for handle in $0 { body(handle) }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Appends the regions containing the point to `handles`, in the order `forEachRegion(containing:)` gives
+    /// them, with the query's buffers taken from `scratch` and the hits appended in one copy (appended one by
+    /// one through a closure, each paid a call and a uniqueness check).
+    public func appendRegions(containing point: Coordinate, to handles: inout [RegionHandle], scratch: inout PointQueryScratch) {
+        var early: [RegionHandle] = []
+        scratch.withBuffers { shapes, pending, decided, tested in
+            withRegions(containing: point, shapes, pending, decided, tested, overflow: { early.append($0) }) {
+                handles.append(contentsOf: $0)
+            }
+        }
+        if !early.isEmpty { handles.append(contentsOf: early) }
+    }
+
+    /// The query itself, in the buffers given (`decided` with room for `orderedHits` and `stagedCandidates`):
+    /// hands `overflow` the regions beyond `orderedHits` as it finds them, then `ordered` the rest, in handle
+    /// order.
+    private func withRegions(containing point: Coordinate, _ shapes: UnsafeMutableBufferPointer<ShapeReference>,
+                             _ pending: UnsafeMutableBufferPointer<PendingPart>, _ decided: UnsafeMutableBufferPointer<RegionHandle>,
+                             _ tested: UnsafeMutableBufferPointer<RegionHandle>, overflow: (RegionHandle) -> Void,
+                             _ ordered: (UnsafeBufferPointer<RegionHandle>) -> Void) {
+        guard let (x, y) = Self.normalized(point) else { return }
+        let identity = store.identity
+        var count = 0, overflowed = false, decidedCount = 0
+        forEachCandidate(x: x, y: y, inside: { slot in
+            let handle = RegionHandle(slot: slot, store: identity)
+            if decidedCount < Self.orderedHits {
+                decided[decidedCount] = handle
+                decidedCount += 1
+            } else {
+                overflow(handle)
+            }
+        }) { shape in
+            if count < Self.stagedCandidates {
+                shapes[count] = shape
+                count += 1
+            } else {
+                overflowed = true
+            }
+        }
+        if overflowed { testCandidates(x: x, y: y, after: count, overflow) }
+        // Each staged candidate gives at most one hit.
+        var testedCount = 0
+        testStaged(x: x, y: y, UnsafeMutableBufferPointer(rebasing: shapes[0..<count]), pending) {
+            tested[testedCount] = RegionHandle(slot: $0, store: identity)
+            testedCount += 1
+        }
+        let hits = UnsafeMutableBufferPointer(rebasing: tested[0..<testedCount])
+        RegionHandle.sort(hits)
+        // Merged into `decided` from the end, so that nothing is moved twice.
+        var i = decidedCount - 1, j = testedCount - 1, k = decidedCount + testedCount - 1
+        while j >= 0 {
+            if i >= 0 && hits[j] < decided[i] {
+                decided[k] = decided[i]
+                i -= 1
+            } else {
+                decided[k] = hits[j]
+                j -= 1
+            }
+            k -= 1
+        }
+        ordered(UnsafeBufferPointer(rebasing: decided[0..<decidedCount + testedCount]))
     }
 
     /// Tests the staged candidates exactly, calling `hit` with the slot of each that contains the point.

@@ -47,6 +47,10 @@ public protocol RegionQuerying {
     /// Calls `body` once for every region containing `point` (exact: geodesic circles, planar polygons).
     func forEachRegion(containing point: Coordinate, _ body: (RegionHandle) -> Void)
 
+    /// Appends every region containing `point` to `handles`: `forEachRegion(containing:)` for a caller that
+    /// collects them, as the region monitor does on every fix, and lends the query's buffers.
+    func appendRegions(containing point: Coordinate, to handles: inout [RegionHandle], scratch: inout PointQueryScratch)
+
     /// Calls `body` once for every region whose geometry comes within `distance` metres of `point`
     /// (containing it, or with its boundary nearer than `distance`). May report a few more; never fewer.
     func forEachRegion(within distance: Double, of point: Coordinate, _ body: (RegionHandle) -> Void)
@@ -73,6 +77,10 @@ public protocol RegionQuerying {
 }
 
 extension RegionQuerying {
+    public func appendRegions(containing point: Coordinate, to handles: inout [RegionHandle], scratch: inout PointQueryScratch) {
+        forEachRegion(containing: point) { handles.append($0) }
+    }
+
     public func signedDistance(from point: Coordinate, to region: RegionHandle, inside: Bool) -> Double {
         signedDistance(from: point, to: region)
     }
