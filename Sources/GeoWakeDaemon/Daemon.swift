@@ -170,10 +170,9 @@ public final class Daemon {
     /// umask's, it was 0755 for a moment in system mode).
     private func listen() throws {
         let temporary = paths.socket + "~"
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard temporary.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw StartupError(.usage, "--socket \(paths.socket): longer than \(MemoryLayout.size(ofValue: address.sun_path) - 2) bytes")
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        guard temporary.utf8.count < capacity else {
+            throw StartupError(.usage, "--socket \(paths.socket): longer than \(capacity - 2) bytes")
         }
         // Another daemon's socket is not taken over: its clients would reach this one, and it would be left unreachable.
         if Self.somethingListens(at: paths.socket) {
@@ -181,10 +180,7 @@ public final class Daemon {
         }
         unlink(temporary)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(temporary.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = Self.withAddress(of: temporary) { bind(listener, $0, $1) }
         guard bound == 0, Glibc.listen(listener, 128) == 0 else {
             let code = errno
             throw StartupError(StartupError.kind(errno: code, creating: true),
@@ -205,12 +201,17 @@ public final class Daemon {
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { Glibc.close(probe) }
+        return withAddress(of: path) { connect(probe, $0, $1) } == 0
+    }
+
+    /// Calls `body` (bind or connect) with the Unix socket address of `path`, which `listen` checked fits.
+    private static func withAddress(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
     }
 
     private func accept() {

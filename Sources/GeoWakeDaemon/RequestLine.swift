@@ -22,8 +22,8 @@ struct RequestLine {
         var request = RequestLine()
         do {
             try request.read(line)
-        } catch where error.message.contains("nested") {
-            return "the line nests arrays and objects more than \(JSONScanner.maximumDepth) deep"
+        } catch where error.message == JSONScanner.tooDeepMessage {
+            return "the line's " + JSONScanner.tooDeepMessage
         } catch {}
         return "the line is not a JSON object"
     }
@@ -65,7 +65,7 @@ struct RequestLine {
         case UInt8(ascii: "["):
             return try elements(&scanner, depth: depth, at: &places)
         case UInt8(ascii: "{"):
-            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
             scanner.position += 1
             var fields: [String: JSONValue] = [:]
             if !scanner.consume(UInt8(ascii: "}")) {
@@ -89,7 +89,7 @@ struct RequestLine {
 
     /// An array as `withoutCoordinates` reads it, with the place of each element.
     private static func elements(_ scanner: inout JSONScanner, depth: Int, at places: inout [Range<Int>]?) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+        guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
         scanner.position += 1
         var elements: [JSONValue] = [], ranges: [Range<Int>] = []
         if !scanner.consume(UInt8(ascii: "]")) {
@@ -109,7 +109,7 @@ struct RequestLine {
     private static func withoutCoordinates(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         switch scanner.peek() {
         case UInt8(ascii: "{"):
-            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
             scanner.position += 1
             var fields: [String: JSONValue] = [:]
             if !scanner.consume(UInt8(ascii: "}")) {
@@ -134,7 +134,7 @@ struct RequestLine {
             }
             return .object(fields)
         case UInt8(ascii: "["):
-            guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+            guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
             scanner.position += 1
             var elements: [JSONValue] = []
             if !scanner.consume(UInt8(ascii: "]")) {
@@ -150,7 +150,7 @@ struct RequestLine {
 
     /// Reads past the value at the scanner, refusing what `JSONValue(_:depth:)` refuses, and keeps nothing.
     private static func checkValue(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
-        guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+        guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
         switch scanner.peek() {
         case UInt8(ascii: "{"):
             scanner.position += 1

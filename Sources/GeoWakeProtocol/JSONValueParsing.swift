@@ -31,7 +31,7 @@ extension JSONValue {
 
     /// The value at the scanner, `depth` counting the arrays and objects it sits in, itself included.
     package init(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) {
-        guard depth <= JSONScanner.maximumDepth else { throw scanner.error("nested too deeply") }
+        guard depth <= JSONScanner.maximumDepth else { throw scanner.tooDeep() }
         switch scanner.peek() {
         case UInt8(ascii: "{"):
             scanner.position += 1

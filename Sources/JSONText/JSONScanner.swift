@@ -316,11 +316,16 @@ package struct JSONScanner {
     /// (GeoJSON needs 6 levels; 512 is what Python's and Go's decoders allow without trouble).
     package static let maximumDepth = 512
 
+    /// The error of a value nested deeper than `maximumDepth`, the same from every reader.
+    package func tooDeep() -> JSONSyntaxError { error(Self.tooDeepMessage) }
+
+    package static let tooDeepMessage = "arrays and objects nested more than \(maximumDepth) deep"
+
     /// Skips one value of any kind, checking its syntax. `depth` is the nesting the value sits in.
     package mutating func skipValue(depth: Int = 1) throws(JSONSyntaxError) {
         switch peek() {
         case UInt8(ascii: "{"):
-            guard depth < Self.maximumDepth else { throw error("arrays and objects nested more than \(Self.maximumDepth) deep") }
+            guard depth < Self.maximumDepth else { throw tooDeep() }
             position += 1
             if consume(UInt8(ascii: "}")) { return }
             repeat {
@@ -329,7 +334,7 @@ package struct JSONScanner {
                 try skipValue(depth: depth + 1)
             } while try nextElement(closing: UInt8(ascii: "}"))
         case UInt8(ascii: "["):
-            guard depth < Self.maximumDepth else { throw error("arrays and objects nested more than \(Self.maximumDepth) deep") }
+            guard depth < Self.maximumDepth else { throw tooDeep() }
             position += 1
             if consume(UInt8(ascii: "]")) { return }
             repeat { try skipValue(depth: depth + 1) } while try nextElement(closing: UInt8(ascii: "]"))
