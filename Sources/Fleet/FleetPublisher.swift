@@ -20,6 +20,8 @@ public final class FleetPublisher {
     /// Fixes stored, and fixes sent again.
     public private(set) var published = 0
     public private(set) var resent = 0
+    /// Told each time a window is sent again, and why.
+    public var log: (String) -> Void = { _ in }
 
     public init(_ connection: NATSConnection, windowSize: Int = 4096, giveUpAfterMilliseconds: Int = 120_000) {
         self.connection = connection
@@ -65,20 +67,23 @@ public final class FleetPublisher {
     /// (a cluster that lost a node elects new leaders meanwhile). A failure counts against the window from
     /// its first publish on: one the library reported before `flush` was called is a failure too (counting
     /// only from the call took such a window as stored, and its lost fixes were never sent again).
+    /// The two minutes are on the clock: a stream without a leader refuses each publish at once, and counting
+    /// each such round as a full wait gave up after 6 s, before the election ended (CI saw it after a node kill).
     public func flush() throws {
-        var waited = 0
+        let giveUpAt = ContinuousClock.now + .milliseconds(giveUpAfterMilliseconds)
         while true {
-            if connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresBeforeWindow) {
+            guard let unacknowledged = connection.completePublishes(timeoutMilliseconds: 10_000,
+                                                                    failuresBefore: failuresBeforeWindow) else {
                 published += window.reduce(0) { $0 + $1.fixes }
                 window.removeAll(keepingCapacity: true)
                 subjectsInWindow.removeAll(keepingCapacity: true)
                 return
             }
-            guard waited < giveUpAfterMilliseconds else {
-                throw FleetError("fixes were not acknowledged for \(giveUpAfterMilliseconds / 1000) s")
+            guard ContinuousClock.now < giveUpAt else {
+                throw FleetError("fixes were not acknowledged for \(giveUpAfterMilliseconds / 1000) s (last: \(unacknowledged))")
             }
+            log("a window of \(window.count) messages was not stored (\(unacknowledged)); sending it again")
             usleepMilliseconds(500)
-            waited += 10_500
             resent += window.reduce(0) { $0 + $1.fixes }
             failuresBeforeWindow = connection.failureCount
             for message in window {

@@ -257,11 +257,11 @@ public final class FleetWorker {
         guard owned.values.contains(where: { $0.sinceCheckpoint > 0 }) else { return false }
         let start = WorkerStatistics.now()
         defer { statistics.busyNanoseconds += WorkerStatistics.now() - start }
-        let acknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
+        let unacknowledged = connection.completePublishes(timeoutMilliseconds: 10_000, failuresBefore: failuresSeen)
         statistics.natsNanoseconds += WorkerStatistics.now() - start
-        guard acknowledged else {
+        if let unacknowledged {
             failuresSeen = connection.failureCount
-            log("some events were not acknowledged; re-processing every partition from its checkpoint")
+            log("events were not stored (\(unacknowledged)); re-processing every partition from its checkpoint")
             try restartFromCheckpoints()
             return true
         }

@@ -113,14 +113,16 @@ public final class NATSConnection {
         try check(status, "publishing to \(String(cString: subject))")
     }
 
-    /// Waits until every asynchronous publish is acknowledged or failed; false when some failed since `failuresBefore`
-    /// or did not complete within the timeout.
-    func completePublishes(timeoutMilliseconds: Int64, failuresBefore: Int) -> Bool {
+    /// Waits until every asynchronous publish is acknowledged or failed; nil when all were stored, else why not:
+    /// some failed since `failuresBefore`, or some did not complete within the timeout.
+    func completePublishes(timeoutMilliseconds: Int64, failuresBefore: Int) -> String? {
         var options = jsPubOptions()
         jsPubOptions_Init(&options)
         options.MaxWait = timeoutMilliseconds
         let status = js_PublishAsyncComplete(jetStream, &options)
-        return status == NATS_OK && publishFailures.count.load(ordering: .relaxed) == failuresBefore
+        let failures = publishFailures.count.load(ordering: .relaxed) - failuresBefore
+        if status != NATS_OK { return "not all acknowledged within \(timeoutMilliseconds) ms (\(String(cString: natsStatus_GetText(status))))" }
+        return failures == 0 ? nil : "\(failures) failed or the connection dropped"
     }
 
     var failureCount: Int { publishFailures.count.load(ordering: .relaxed) }

@@ -17,7 +17,7 @@ import TestSupport
                 try connection.publishAsync(FleetLayout.eventSubject(device: "d-\(i)"), bytes, messageID: "d-\(i):1")
             }
         }
-        #expect(connection.completePublishes(timeoutMilliseconds: 30_000, failuresBefore: 0))
+        #expect(connection.completePublishes(timeoutMilliseconds: 30_000, failuresBefore: 0) == nil)
         return messages * linesEach
     }
 

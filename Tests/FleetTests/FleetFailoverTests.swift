@@ -76,7 +76,9 @@ import TestSupport
         try await Task.sleep(for: .seconds(6))
         #expect(publisher.isRunning, "the kill should come mid-stream")
         cluster.kill(0)
-        #expect(await publisher.exitStatus(within: .seconds(120)) == 0, "\(FleetRun.lines(of: directory.file("publish.log")))")
+        let published = await publisher.exitStatus(within: .seconds(120)) == 0
+        #expect(published, "\(FleetRun.lines(of: directory.file("publish.log")))")
+        if !published { print(cluster.logTails()) }
         try await Self.expectEveryDeviceGotReplayOnce(cluster, directory)
         #expect(first.isRunning && second.isRunning)
     }

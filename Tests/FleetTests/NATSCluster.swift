@@ -66,6 +66,14 @@ final class NATSCluster: @unchecked Sendable {
         nodes[i].process = try ChildProcess(["nats-server", "-c", nodes[i].config], outputPath: "\(directory)/\(nodes[i].name).log")
     }
 
+    /// The last lines of each node's log, for a failure's report.
+    func logTails(_ count: Int = 15) -> String {
+        nodes.map { node in
+            let text = (try? String(contentsOfFile: "\(directory)/\(node.name).log", encoding: .utf8)) ?? ""
+            return "\(node.name).log:\n" + text.split(separator: "\n").suffix(count).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// `kill -9` of one node.
     func kill(_ i: Int) {
         nodes[i].process?.kill(signal: SIGKILL)

@@ -20,7 +20,7 @@ import TestSupport
         try line.withUnsafeBytes { bytes in
             for i in 0..<total { try connection.publishAsync("geowake.in.0.fix.d-\(i % 1000)", bytes, messageID: "m\(i)") }
         }
-        #expect(connection.completePublishes(timeoutMilliseconds: 30_000, failuresBefore: 0))
+        #expect(connection.completePublishes(timeoutMilliseconds: 30_000, failuresBefore: 0) == nil)
         let subscription = try PartitionSubscription(connection, partition: 0, from: resumeAt)
         let timing = FleetTiming()
         var sequences: [UInt64] = []

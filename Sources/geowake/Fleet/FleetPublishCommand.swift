@@ -47,6 +47,7 @@ struct FleetPublishCommand: ParsableCommand {
         let connection = try nats.connect(name: "geowake fleet publish")
         try FleetSetup.ensure(connection, layout: nats.layout)
         let publisher = FleetPublisher(connection)
+        publisher.log = { fleetNote("geowake fleet publish: \($0)") }
         let start = monotonicSeconds()
         let firstTime = fixes.lazy.compactMap(\.time).first
         // Seconds after the start at which a fix is due (0 when not paced).
