@@ -47,16 +47,20 @@ extension DaemonCore {
         }
         let beaconIDs = ids.filter { beacons.subscriptions.region(client, $0) != nil }
         let geographic = ids.filter { beacons.subscriptions.region(client, $0) == nil }
-        var write = stopMonitoringRegions(geographic, of: client, at: lastFix?.time ?? request.now)
+        let regionTime = lastFix?.time ?? request.now
+        var write = stopMonitoringRegions(geographic, of: client, at: regionTime)
         let now = beacons.lastSighting?.time ?? request.now
         for id in beaconIDs {
             write.changes.append(.deleteBeaconRegion(id, client))
-            guard let removed = beacons.subscriptions.remove(client, id), let last = removed.lastSighting else { continue }
+            guard let last = beacons.subscriptions.region(client, id)?.lastSighting else { continue }
             var writer = JSONLineWriter(reservingCapacity: 192)
             writer.beaconRegionEventLine(BeaconRegionEvent(kind: .exit, regionID: id, time: now, beacon: last.beacon), reason: "regionRemoved")
             write.events.append(ClientEvent(client: client, launchReason: .beacon, line: ClientServices.object(&writer)))
         }
+        // Removed from memory once stored: a failed write leaves every region monitored, as the store still has them.
         return .write(write) { [self, events = write.events] _ in
+            for id in geographic { _ = regions.remove(client, id, at: regionTime) }
+            for id in beaconIDs { _ = beacons.subscriptions.remove(client, id) }
             notify(events)
             return StopMonitoringReply(removed: ids).fields
         }

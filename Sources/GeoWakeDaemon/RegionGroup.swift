@@ -74,6 +74,12 @@ struct RegionGroup {
         }
     }
 
+    /// What `remove` would return now, with nothing removed.
+    func removal(_ handle: RegionHandle, at now: Timestamp) -> (Entry, RegionEvent?)? {
+        guard let entry = entries[handle] else { return nil }
+        return (entry, monitor.exitOnRemoval(of: handle, at: now).map { Self.local($0, entry) })
+    }
+
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.
     mutating func remove(_ handle: RegionHandle, at now: Timestamp) -> (Entry, RegionEvent?)? {
         guard let entry = forget(handle) else { return nil }

@@ -24,11 +24,12 @@ extension DaemonCore {
         return ids
     }
 
-    /// The geographic part of `stopMonitoring`: the regions go from the monitor now, from the store with the write.
+    /// The geographic part of `stopMonitoring`'s write: each region's deletion and the `exit` its removal gives. The
+    /// regions stay in the monitor until the write is stored, so that a failed write leaves them monitored.
     func stopMonitoringRegions(_ ids: [String], of client: ClientKey, at now: Timestamp) -> RequestWrite {
         var write = RequestWrite(changes: [])
         for id in ids {
-            guard let (entry, exit) = regions.remove(client, id, at: now) else { continue }
+            guard let (entry, exit) = regions.removal(client, id, at: now) else { continue }
             write.changes.append(.deleteRegion(id, client))
             write.events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])
         }

@@ -151,6 +151,13 @@ struct SharedRegions {
         try add(validated: regions.map(FeatureDraft.init), rows: rows, owner: owner)
     }
 
+    /// What `remove` would return now, with nothing removed: `stopMonitoring` writes it and removes once it is stored.
+    func removal(_ owner: ClientKey, _ regionID: String, at now: Timestamp) -> (Entry, RegionEvent?)? {
+        guard let group = groups[rules(of: owner)],
+              let handle = group.monitor.regions.handle(forID: Self.sharedID(owner, regionID)) else { return nil }
+        return group.removal(handle, at: now)
+    }
+
     /// Removes a region; returns its entry and, when it was inside, the final `exit` with reason `regionRemoved`.
     mutating func remove(_ owner: ClientKey, _ regionID: String, at now: Timestamp) -> (Entry, RegionEvent?)? {
         let rules = rules(of: owner)

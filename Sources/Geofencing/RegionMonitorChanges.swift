@@ -32,11 +32,18 @@ extension RegionMonitor where Regions == RegionIndex {
     /// notifies on exit) a final `exit` with reason `.regionRemoved` is appended, at the last fix's position,
     /// stamped `now`. Unknown or already removed handles are ignored.
     public mutating func remove(_ handle: RegionHandle, at now: Timestamp, events: inout [RegionEvent]) {
-        guard let region = regions.region(handle) else { return }
-        if let track = state.removeTrack(of: handle), track.isInside, region.notifyOnExit, var fix = state.lastFix {
-            fix.time = now
-            events.append(RegionEvent(kind: .exit, regionID: region.id, fix: fix, reason: .regionRemoved))
-        }
+        guard regions.region(handle) != nil else { return }
+        if let exit = exitOnRemoval(of: handle, at: now) { events.append(exit) }
+        _ = state.removeTrack(of: handle)
         regions.remove(handle)
+    }
+
+    /// The `exit` that removing the region now would append, if any, with nothing removed: the daemon writes it
+    /// with the region's deletion and removes the region once the write committed.
+    public func exitOnRemoval(of handle: RegionHandle, at now: Timestamp) -> RegionEvent? {
+        guard let region = regions.region(handle), let track = state.track(of: handle), track.isInside, region.notifyOnExit,
+              var fix = state.lastFix else { return nil }
+        fix.time = now
+        return RegionEvent(kind: .exit, regionID: region.id, fix: fix, reason: .regionRemoved)
     }
 }

@@ -97,4 +97,27 @@ import TestSupport
         #expect(silent.events.map(\.client) == [client] && silent.events[0].launchReason == nil)
         #expect(silent.events[0].line.contains(#""event":"status""#) && silent.regionChanges.isEmpty)
     }
+
+    @Test func aStopMonitoringWhoseWriteFailsLeavesTheRegionMonitoredInsideAndOneThatIsStoredRemovesItWithItsExit() throws {
+        let daemon = try daemon()
+        let entered = try #require(batches(daemon.core.take(.fix(fix(at: start + 1), replayed: nil), at: start + 1, monotonic: 1)).first)
+        _ = daemon.core.take(.stored(entered.events, queued: daemon.commit(entered).queued), at: start + 1, monotonic: 1)
+        let stop = Array(#"{"op":"stopMonitoring","id":4,"regions":["depot"]}"#.utf8)[...]
+
+        let refused = daemon.core.take(.request(connection, stop), at: start + 2, monotonic: 2)
+        let batch = try #require(batches(refused).first)
+        #expect(batch.requests.count == 1 && daemon.core.regions.entry(client, "depot")?.state == .inside,
+                "nothing leaves memory before the write is stored")
+        let failed = daemon.core.take(.stored([], queued: [], requests: [.failure(ProtocolError("internal", "the disk is full"))]),
+                                      at: start + 2, monotonic: 2)
+        #expect(!failed.contains(.readOutbox(connection, fromStart: false)) && !failed.contains(.tell(.eventQueued(client, reason: .region))),
+                "no exit for a region still stored")
+        #expect(daemon.core.regions.entry(client, "depot")?.state == .inside, "a failed write leaves the region monitored, inside")
+
+        let removed = daemon.settle(.request(connection, stop), at: start + 3)
+        #expect(removed.contains(.readOutbox(connection, fromStart: false)) && removed.contains(.tell(.eventQueued(client, reason: .region))))
+        #expect(daemon.core.regions.entry(client, "depot") == nil)
+        let exits = try daemon.store.pendingEvents(client, after: 0, limit: 10).filter { $0.event.contains("regionRemoved") }
+        #expect(exits.count == 1 && exits.allSatisfy { $0.event.contains(#""event":"exit""#) }, "one exit, stored with the deletion")
+    }
 }
