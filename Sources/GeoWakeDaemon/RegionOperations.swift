@@ -68,7 +68,8 @@ extension DaemonCore {
         do {
             drafts = try RequestDrafts.load(texts, positions: new.positions)
         } catch {
-            throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(error.reason)")
+            let reason = error.reason == RegionLoadError.missingID ? RegionLoadError.missingIDInRequest : error.reason
+            throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(reason)")
         }
         guard drafts.count == texts.count else { throw ProtocolError("badGeoJSON", "every feature must be a region") }
         let ids = drafts.map { String(decoding: $0.id, as: UTF8.self) }

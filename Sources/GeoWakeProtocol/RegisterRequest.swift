@@ -44,7 +44,7 @@ public struct RegisterRequest: Hashable, Sendable {
             let argv = elements.compactMap(\.string)
             guard launch.array != nil, argv.count == elements.count, let first = argv.first, first.hasPrefix("/"), argv.count <= 64,
                   argv.allSatisfy({ $0.utf8.count <= 4096 }) else {
-                throw RequestError(.invalidLaunch, "launch must be an array of at most 64 strings, the first an absolute path")
+                throw RequestError(.invalidLaunch, "launch must be an array of at most 64 strings of at most 4096 bytes each, the first an absolute path")
             }
             self.launch = argv
         }

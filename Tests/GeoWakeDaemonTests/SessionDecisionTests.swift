@@ -279,6 +279,16 @@ import TestSupport
         #expect(daemon.core.regions.regionIDs(of: client) == ["b"])
     }
 
+    @Test func aMonitoredFeatureWithoutAnIDIsRefusedInTheProtocolsWordsNotTheCommandLines() throws {
+        let daemon = try daemon()
+        _ = try registered(daemon, first, as: "org.example.one")
+        let circle = #"{"type":"Feature","properties":{"radius":50},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        let refused = try replies(request(daemon, first, #"{"op":"monitor","id":3,"features":[\#(circle)]}"#), to: first)
+        let error = refused.first?["error"]?.object
+        #expect(error?["code"]?.string == "badGeoJSON")
+        #expect(error?["message"]?.string == #"feature 1: missing id (neither "id" nor "properties.id")"#)
+    }
+
     @Test func theAcksOfATurnAreOneBatchAnsweredInTheirOrderEachFailingAlone() throws {
         let daemon = try daemon()
         _ = try registered(daemon, first, as: "org.example.one")

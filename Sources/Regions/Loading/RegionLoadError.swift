@@ -11,6 +11,11 @@ public struct RegionLoadError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
+    /// A feature with no id, in the words of `geowake`'s commands (which name their options that give one); the
+    /// daemon, whose clients have no such options, says `missingIDInRequest` instead.
+    package static let missingID = "missing id (neither \"id\" nor \"properties.id\"; --id-property NAME or --number-features give one)"
+    package static let missingIDInRequest = "missing id (neither \"id\" nor \"properties.id\")"
+
     public var description: String {
         if let feature { return "\(file): feature \(feature): \(reason)" }
         return "\(file): \(reason)"

@@ -7,7 +7,7 @@ struct RegionValidator {
     let geos = GEOSContext()
 
     func validate(_ draft: inout FeatureDraft) throws(InvalidRegion) {
-        guard draft.hasID else { throw InvalidRegion("missing id (neither \"id\" nor \"properties.id\"; --id-property NAME or --number-features give one)") }
+        guard draft.hasID else { throw InvalidRegion(RegionLoadError.missingID) }
         if let dwell = draft.dwell, !(dwell.isFinite && dwell >= 0) {
             throw InvalidRegion("dwell must be a number of seconds >= 0, found \(dwell)")
         }
