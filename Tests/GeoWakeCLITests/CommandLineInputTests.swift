@@ -7,9 +7,9 @@ import Testing
         try CommandLineTests.run(arguments, input: input)
     }
 
-    static func temporaryFile(_ text: String) -> String {
+    static func temporaryFile(_ text: String) throws -> String {
         let path = NSTemporaryDirectory() + "geowake-cli-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -30,7 +30,7 @@ import Testing
 
     @Test func idPropertyAndNumberFeaturesNameRegionsWithoutIds() throws {
         let square = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[[[13,52],[14,52],[14,53],[13,53],[13,52]]]},\"properties\":{\"NAME\":\"Berlin\"}}"
-        let regions = Self.temporaryFile("{\"type\":\"FeatureCollection\",\"features\":[\(square)]}")
+        let regions = try Self.temporaryFile("{\"type\":\"FeatureCollection\",\"features\":[\(square)]}")
         let named = try Self.run(["locate", "--regions", regions, "--id-property", "NAME", "traces/berlin-drive-start.gpx"])
         #expect(String(decoding: named.output, as: UTF8.self).contains("\"regions\":[\"Berlin\"]"))
         let numbered = try Self.run(["locate", "--regions", regions, "--number-features", "traces/berlin-drive-start.gpx"])
@@ -43,7 +43,7 @@ import Testing
         let dir = NSTemporaryDirectory() + "geowake-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CommandLineTests.root + "/regions/hand-made.geojson", toPath: dir + "/a.geojson")
-        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("x".utf8))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
         let run = try Self.run(["regions", "check", dir])
         #expect(run.status == 0)
         #expect(run.errorLines == ["geowake regions check: skipped notes.txt in \(dir): not named *.geojson or *.json (optionally .gz)"])
@@ -59,7 +59,7 @@ import Testing
     @Test func replayingATraceWithoutAnyDateIsOneClearError() throws {
         let body = "GPGGA,120000.00,5230.0000,N,01324.0000,E,1,08,1.0,34.0,M,0.0,M,,"
         let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        let trace = Self.temporaryFile("$\(body)*\(String(format: "%02X", sum))\r\n")
+        let trace = try Self.temporaryFile("$\(body)*\(String(format: "%02X", sum))\r\n")
         let run = try Self.run(["replay", "--service", "standard", trace])
         #expect(run.status != 0)
         #expect(run.errorLines == ["Error: \(trace): none of the 1 fixes has a date (NMEA needs RMC or ZDA sentences for one); "

@@ -9,7 +9,7 @@ import TestSupport
         defer { unlink(regions) }
         let region = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":\"shop\",\"geometry\":null,"
             + "\"properties\":{\"kind\":\"beacon\",\"uuid\":\"\(BeaconFixtures.shopUUID)\"}}]}"
-        FileManager.default.createFile(atPath: regions, contents: Data(region.utf8))
+        try Data(region.utf8).write(to: URL(fileURLWithPath: regions))
         let expected = try geowakeReplay(["--service", "ranging", "--beacons", BeaconFixtures.trace, "--regions", regions])
         #expect(expected.count > 100)
 

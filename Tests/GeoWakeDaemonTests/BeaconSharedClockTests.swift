@@ -12,7 +12,7 @@ import Testing
             let second = 30 + 10 * k
             return #"{"class":"TPV","mode":3,"time":"2026-11-23T10:0\#(second / 60):\#(String(format: "%02d", second % 60)).000Z","lat":52.5,"lon":13.4,"eph":5.0}"#
         }
-        FileManager.default.createFile(atPath: fixes, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: fixes))
         try daemon.start(source: "trace:" + fixes, options: ["--speed", "10", "--beacon-source", "trace:" + BeaconFixtures.trace])
         let raw = try RawClient(daemon.socket)
         _ = raw.receive()

@@ -10,7 +10,7 @@ import GeoWakeProtocol
         // The till's AltBeacon is first heard 60.3 s into the trace: 3 s after monitoring starts at 20 times real time.
         let till = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":\"till\",\"geometry\":null,"
             + "\"properties\":{\"kind\":\"beacon\",\"uuid\":\"2f234454-cf6d-4a0f-adf2-f4911ba9ffa6\",\"major\":7,\"minor\":42}}]}"
-        FileManager.default.createFile(atPath: region, contents: Data(till.utf8))
+        try Data(till.utf8).write(to: URL(fileURLWithPath: region))
         try daemon.start(source: nil, options: ["--beacon-source", "trace:" + BeaconFixtures.trace, "--speed", "20"])
         defer { Wake.killAll([output]) }
         try Wake.startByHand(daemon, "org.example.till", output: output, ["--relaunch", "--regions", region, "--register-only"])
@@ -37,7 +37,7 @@ import GeoWakeProtocol
         let uuid = "2f234454-cf6d-4a0f-adf2-f4911ba9ffa6"
         let till = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"id\":\"till\",\"geometry\":null,"
             + "\"properties\":{\"kind\":\"beacon\",\"uuid\":\"\(uuid)\",\"major\":7,\"minor\":42}}]}"
-        FileManager.default.createFile(atPath: region, contents: Data(till.utf8))
+        try Data(till.utf8).write(to: URL(fileURLWithPath: region))
         try daemon.start(source: nil, options: ["--beacon-source", "trace:" + BeaconFixtures.trace, "--speed", "20", "--budget", "1"])
         defer { Wake.killAll([ranger, sleeper]) }
         try Wake.startByHand(daemon, "org.example.ranger", output: ranger,

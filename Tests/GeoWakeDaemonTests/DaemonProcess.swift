@@ -32,7 +32,7 @@ final class DaemonProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = (source.map { ["--source", $0] } ?? []) + ["--socket", socket, "--state", directory + "/geowake.sqlite"] + options
-        FileManager.default.createFile(atPath: log, contents: nil)
+        try Data().write(to: URL(fileURLWithPath: log))
         let logFile = FileHandle(forWritingAtPath: log)
         logFile?.seekToEndOfFile()
         process.standardError = logFile

@@ -58,8 +58,8 @@ import Testing
         let daemon = DaemonProcess()
         let package = daemon.directory + "/VanTracker"
         try FileManager.default.createDirectory(atPath: package + "/Sources/VanTracker", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: package + "/Package.swift", contents: Data(Self.manifest.utf8))
-        FileManager.default.createFile(atPath: package + "/Sources/VanTracker/VanTracker.swift", contents: Data(Self.program.utf8))
+        try Data(Self.manifest.utf8).write(to: URL(fileURLWithPath: package + "/Package.swift"))
+        try Data(Self.program.utf8).write(to: URL(fileURLWithPath: package + "/Sources/VanTracker/VanTracker.swift"))
 
         let dependencies = try Self.run(["swift", "package", "show-dependencies", "--format", "flatlist"], in: package)
         #expect(dependencies.status == 0, "\(dependencies.output)")

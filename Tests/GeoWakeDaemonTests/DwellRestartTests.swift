@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct DwellRestartTests {
     @Test func aDwellSentBeforeASIGKILLIsNotSentAgainAfterTheRestart() throws {
         let daemon = DaemonProcess()
-        let trace = RegionRulesTests.line.write(to: daemon.directory)
+        let trace = try RegionRulesTests.line.write(to: daemon.directory)
         let lingering = StraightLineTrace.circle("lingering", properties: ["dwell": 15])
         let regions = try StraightLineTrace.regionFile([lingering], in: daemon.directory)
         try daemon.start(trace: trace, speed: 10)

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct QuietRegionTests {
     @Test func aQuietEntryIsStoredAtOnceAndAKilledDaemonStillSendsTheExitOnly() throws {
         let daemon = DaemonProcess()
-        let trace = RegionRulesTests.line.write(to: daemon.directory)
+        let trace = try RegionRulesTests.line.write(to: daemon.directory)
         let quiet = StraightLineTrace.circle("quiet", properties: ["notifyOnEntry": false])
         let regions = try StraightLineTrace.regionFile([quiet], in: daemon.directory)
         try daemon.start(trace: trace, speed: 20)

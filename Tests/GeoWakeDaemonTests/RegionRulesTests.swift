@@ -25,7 +25,7 @@ import Testing
     /// A daemon replaying the line at 20 times real time, a 95 m circle round its centre and its region file.
     static func replayingLine() throws -> (DaemonProcess, trace: String, circle: [String: Any], regions: String) {
         let daemon = DaemonProcess()
-        let trace = line.write(to: daemon.directory)
+        let trace = try line.write(to: daemon.directory)
         let circle = StraightLineTrace.circle("circle", radius: 95)
         let regions = try StraightLineTrace.regionFile([circle], in: daemon.directory)
         try daemon.start(trace: trace, speed: 20)

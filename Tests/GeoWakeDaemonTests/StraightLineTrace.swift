@@ -19,9 +19,9 @@ struct StraightLineTrace {
     }
 
     /// Writes the trace into `directory` and returns its path.
-    func write(to directory: String, name: String = "line.gpx") -> String {
+    func write(to directory: String, name: String = "line.gpx") throws -> String {
         let path = directory + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(gpx.utf8))
+        try Data(gpx.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -42,7 +42,7 @@ struct StraightLineTrace {
     static func regionFile(_ features: [[String: Any]], in directory: String, name: String = "regions.geojson") throws -> String {
         let path = directory + "/" + name
         let data = try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features])
-        FileManager.default.createFile(atPath: path, contents: data)
+        try data.write(to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -13,7 +13,7 @@ import Testing
 
     @Test func aSubscriberArrivingAfterTheTraceEndedHearsSoAtOnceAndRestartTraceReplaysIt() throws {
         let daemon = DaemonProcess()
-        let trace = Self.line.write(to: daemon.directory)
+        let trace = try Self.line.write(to: daemon.directory)
         try daemon.start(trace: trace, speed: 0)
         let first = try RawClient.registered(daemon, as: "org.example.late")
         #expect(try first.request("startStandard")["ok"] as? Bool == true)

@@ -26,7 +26,7 @@ import Testing
 
     @Test func aDwellAndADebouncedEntryDueBetweenSparseFixesArriveBeforeTheNextFixStampedWhenDue() throws {
         let daemon = DaemonProcess()
-        let trace = Self.sparse.write(to: daemon.directory)
+        let trace = try Self.sparse.write(to: daemon.directory)
         let dwelling = StraightLineTrace.circle("dwelling", properties: ["dwell": 5])
         try daemon.start(trace: trace, speed: 4)   // fixes at 0, 2.5 and 15 s of wall time
         let started = Date()

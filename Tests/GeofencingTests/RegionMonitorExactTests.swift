@@ -81,7 +81,7 @@ enum RandomScene {
     }
 
     static func render(_ event: RegionEvent) -> String {
-        MonitorDriver<ReferenceRegions>.render(event)
+        rendered(event)
     }
 }
 

@@ -46,18 +46,19 @@ struct MonitorDriver<Regions: RegionQuerying> {
 
     mutating func fix(_ coordinate: Coordinate, at seconds: Double, accuracy: Double? = nil) -> [String] {
         let fix = Fix(time: instant(seconds), coordinate: coordinate, horizontalAccuracy: accuracy)
-        return monitor.update(with: fix, at: instant(seconds)).map(Self.render)
+        return monitor.update(with: fix, at: instant(seconds)).map(rendered)
     }
 
     mutating func advance(to seconds: Double) -> [String] {
         var events: [RegionEvent] = []
         monitor.advance(to: instant(seconds), events: &events)
-        return events.map(Self.render)
+        return events.map(rendered)
     }
+}
 
-    static func render(_ event: RegionEvent) -> String {
-        let seconds = (event.fix.time ?? start) - start
-        let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return "\(event.kind.name) \(event.regionID) @\(time)" + (event.crossed ? " crossed" : "")
-    }
+/// An event as monitor tests compare it: kind, region, seconds after `start`, and whether the segment between two fixes crossed it.
+func rendered(_ event: RegionEvent) -> String {
+    let seconds = (event.fix.time ?? start) - start
+    let time = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    return "\(event.kind.name) \(event.regionID) @\(time)" + (event.crossed ? " crossed" : "")
 }

@@ -40,7 +40,7 @@ import Regions
         #expect(driver.advance(to: 59.999) == [])
         var events: [RegionEvent] = []
         driver.monitor.advance(to: instant(75), events: &events)
-        #expect(events.map(MonitorDriver<ReferenceRegions>.render) == ["dwell a @60"])
+        #expect(events.map(rendered) == ["dwell a @60"])
         #expect(events.first?.fix.coordinate == here)
         #expect(driver.monitor.nextDeadline == nil)
         #expect(driver.fix(here, at: 80) == [])
@@ -73,7 +73,7 @@ import Regions
         #expect(driver.fix(first, at: 0) == [])
         var events: [RegionEvent] = []
         driver.monitor.update(with: Fix(time: instant(25), coordinate: Berlin.offset(300)), at: instant(25), events: &events)
-        #expect(events.map(MonitorDriver<ReferenceRegions>.render) == ["enter a @10"])
+        #expect(events.map(rendered) == ["enter a @10"])
         #expect(events.first?.fix.coordinate == first)
         #expect(driver.monitor.isInside(ReferenceRegions.handle(0)), "the exit itself must hold for 10 s first")
     }

@@ -13,7 +13,7 @@ import Regions
         let fixes = [Fix(time: nil, coordinate: Berlin.center), Fix(time: instant(5), coordinate: Berlin.offset(500)),
                      Fix(time: instant(3), coordinate: Berlin.center), Fix(time: instant(6), coordinate: Berlin.center),
                      Fix(time: instant(6), coordinate: Berlin.offset(500))]
-        replay.feed(fixes) { batches.append($0.map(MonitorDriver<RegionIndex>.render)) }
+        replay.feed(fixes) { batches.append($0.map(rendered)) }
         #expect(batches == [["enter a @6"], ["exit a @6"]])
         #expect(replay.replayed == 3 && replay.withoutTime == 1 && replay.backwards == 1)
         #expect(replay.clock == instant(6))
@@ -23,9 +23,9 @@ import Regions
         let monitor = RegionMonitor(regions: try RegionIndex(regions: [Berlin.circle("a", dwell: 30)]))
         var replay = ServiceReplay(monitor)
         var events: [String] = []
-        replay.feed([Fix(time: instant(0), coordinate: Berlin.center)]) { events += $0.map(MonitorDriver<RegionIndex>.render) }
-        replay.finish(at: instant(29)) { events += $0.map(MonitorDriver<RegionIndex>.render) }
-        replay.finish(at: instant(30)) { events += $0.map(MonitorDriver<RegionIndex>.render) }
+        replay.feed([Fix(time: instant(0), coordinate: Berlin.center)]) { events += $0.map(rendered) }
+        replay.finish(at: instant(29)) { events += $0.map(rendered) }
+        replay.finish(at: instant(30)) { events += $0.map(rendered) }
         #expect(events == ["enter a @0", "dwell a @30"])
     }
 
