@@ -31,7 +31,8 @@ import Testing
         let line = #"{"s":"a\"b\\c\n\u00e9\ud83c\udf0d/","n":[-1.5e3,0,12345678901234567,null,true,false,[],{}],"o":{"k":{"k":"v"}},"é":""}"#
         let value = try JSONValue(line: Array(line.utf8))
         #expect(value["s"] == .string("a\"b\\c\né\u{1F30D}/"))
-        #expect(value["n"] == [-1500, 0, .number(12345678901234567), .null, true, false, [], .object([:])])
+        // 12345678901234567 has no double of its own: it reads as the nearest one.
+        #expect(value["n"] == [-1500, 0, .number(12345678901234568), .null, true, false, [], .object([:])])
         #expect(value["o"]?["k"]?["k"] == "v")
         #expect(value["é"] == "")
         #expect(try JSONValue(line: Array(" [ 1 , \"x\" ] ".utf8)) == [1, "x"])
