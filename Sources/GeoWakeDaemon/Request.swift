@@ -75,9 +75,9 @@ struct EarlierRequestsFirst: Error {
 extension DaemonCore {
     func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, at now: Timestamp) {
         guard let session = sessions[connection] else { return }
-        let parsed = RequestLine(line)
-        let op = parsed.flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
-        if op == Operation.ack.rawValue, session.saidHello, let parsed {
+        let read = RequestLine.read(line)
+        let op = (try? read.get()).flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
+        if op == Operation.ack.rawValue, session.saidHello, let parsed = try? read.get() {
             deferredAcks.append(Request(id: parsed.id, op: Operation.ack.rawValue, fields: parsed.fields, connection: connection, session: session,
                                         after: earlier, now: now))
             return
@@ -88,8 +88,11 @@ extension DaemonCore {
             emit(.takeAgain(connection, request: Array(line), after: earlier))
             return
         }
-        guard let parsed else {
-            reply(connection, id: .null, .failure(ProtocolError("badJSON", RequestLine.failure(line))))
+        let parsed: RequestLine
+        do {
+            parsed = try read.get()
+        } catch {
+            reply(connection, id: .null, .failure(ProtocolError("badJSON", RequestLine.failure(error))))
             return
         }
         guard let op else {

@@ -12,20 +12,21 @@ struct RequestLine {
     /// Where each feature of `features` lies in the line, as its value was read.
     private var features: [Range<Int>]?
 
-    /// Nil when the line is not one JSON object (nested at most 512 deep, the object included): `failure` says why.
-    init?(_ line: ArraySlice<UInt8>) {
-        guard (try? read(line)) != nil else { return nil }
-    }
-
-    /// Why a line is not a request: not one JSON object, or one nested too deeply.
-    static func failure(_ line: ArraySlice<UInt8>) -> String {
+    /// The line read, or the error that makes it no request: not one JSON object (nested at most 512 deep, the
+    /// object included). `failure` words the error for the reply.
+    static func read(_ line: ArraySlice<UInt8>) -> Result<RequestLine, JSONSyntaxError> {
         var request = RequestLine()
         do {
             try request.read(line)
-        } catch where error.message == JSONScanner.tooDeepMessage {
-            return "the line's " + JSONScanner.tooDeepMessage
-        } catch {}
-        return "the line is not a JSON object"
+            return .success(request)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Why a line is not a request: not one JSON object, or one nested too deeply.
+    static func failure(_ error: JSONSyntaxError) -> String {
+        error.message == JSONScanner.tooDeepMessage ? "the line's " + JSONScanner.tooDeepMessage : "the line is not a JSON object"
     }
 
     private init() {}

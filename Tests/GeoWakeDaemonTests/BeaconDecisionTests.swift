@@ -74,4 +74,25 @@ import TestSupport
         #expect(exit.events.map(\.client) == [client] && exit.events[0].line.contains(#""event":"exit""#))
         #expect(exit.beaconRegions.map(\.regionID) == ["entrance"] && exit.beaconRegions[0].lastSeen == nil)
     }
+
+    @Test func aStopMonitoringWhoseWriteFailsLeavesTheBeaconRegionInsideAndOneThatIsStoredRemovesItWithItsExit() throws {
+        let daemon = try daemon()
+        let seen = try #require(batches(daemon.core.take(.traceSightings([try sighting(at: start + 1)], position: 0, ended: false),
+                                                         at: start + 1, monotonic: 1)).first)
+        _ = daemon.core.take(.stored(seen.events, queued: daemon.commit(seen).queued), at: start + 1, monotonic: 1)
+        let stop = Array(#"{"op":"stopMonitoring","id":4,"regions":["entrance"]}"#.utf8)[...]
+
+        #expect(batches(daemon.core.take(.request(connection, stop), at: start + 2, monotonic: 2)).count == 1)
+        #expect(daemon.core.beacons.subscriptions.region(client, "entrance")?.lastSighting != nil, "nothing leaves before the write is stored")
+        let failed = daemon.core.take(.stored([], queued: [], requests: [.failure(ProtocolError("internal", "the disk is full"))]),
+                                      at: start + 2, monotonic: 2)
+        #expect(!failed.contains(.tell(.eventQueued(client, reason: .beacon))), "no exit for a region still stored")
+        #expect(daemon.core.beacons.subscriptions.region(client, "entrance")?.lastSighting != nil, "a failed write leaves it monitored, inside")
+
+        let removed = daemon.settle(.request(connection, stop), at: start + 3)
+        #expect(removed.contains(.tell(.eventQueued(client, reason: .beacon))))
+        #expect(daemon.core.beacons.subscriptions.region(client, "entrance") == nil)
+        let exits = try daemon.store.pendingEvents(client, after: 0, limit: 10).filter { $0.event.contains("regionRemoved") }
+        #expect(exits.count == 1 && exits.allSatisfy { $0.event.contains(#""event":"exit""#) }, "one exit, stored with the deletion")
+    }
 }

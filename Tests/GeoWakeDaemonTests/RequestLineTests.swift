@@ -8,7 +8,7 @@ import Testing
 @Suite struct RequestLineTests {
     static func parsed(_ line: String) -> (RequestLine, [String]?)? {
         let bytes = Array(line.utf8)
-        guard let parsed = RequestLine(bytes[...]) else { return nil }
+        guard let parsed = try? RequestLine.read(bytes[...]).get() else { return nil }
         return (parsed, parsed.featureTexts(bytes[...]))
     }
 
