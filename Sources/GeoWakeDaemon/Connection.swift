@@ -27,6 +27,8 @@ final class Connection {
     var closed = false
     /// The peer shut its side: the requests already read are still answered, then the connection closes.
     private(set) var peerClosed = false
+    /// Its next request, a large line being read on a worker (`LinePreparation`): the connection's later lines wait.
+    var preparing: LinePreparation?
 
     init(id: ConnectionID, fd: Int32) {
         self.id = id
@@ -44,7 +46,7 @@ final class Connection {
 
     /// Whether the loop should read the socket: only when every request read so far was taken, so what a client
     /// pipelines waits in its own socket, not in the daemon.
-    var wantsInput: Bool { mayHandle && !peerClosed && !hasCompleteLine }
+    var wantsInput: Bool { mayHandle && !peerClosed && !hasCompleteLine && preparing == nil }
 
     var hasCompleteLine: Bool { framer.hasCompleteLine() }
 
@@ -70,7 +72,7 @@ final class Connection {
 
     /// Whether the connection is done: closed, or the peer gone and every request it sent taken and answered.
     var isFinished: Bool {
-        closed || (closeAfterFlush && queuedBytes == 0) || (peerClosed && !hasCompleteLine && queuedBytes == 0)
+        closed || (closeAfterFlush && queuedBytes == 0) || (peerClosed && !hasCompleteLine && preparing == nil && queuedBytes == 0)
     }
 
     /// Queues an outbox event as its `event` message, for `flush` to send.

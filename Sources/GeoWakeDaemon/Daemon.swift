@@ -32,6 +32,8 @@ public final class Daemon {
     var readChunk = [UInt8](repeating: 0, count: 65536)
     /// `stop()` writes a byte here; the loop polls the read end.
     private var stopPipe: [Int32] = [-1, -1]
+    /// Signalled when a large line read aside is ready (`LinePreparation`).
+    private let prepared = WakePipe()
 
     public init(paths: DaemonPaths, trace: String?, speed: Double, durability: DaemonStore.Durability,
                 activation: ClientActivation = NoClientActivation(), logger: Logger,
@@ -95,8 +97,9 @@ public final class Daemon {
             var events: Int16 = connection.wantsInput ? Int16(POLLIN) : 0
             if connection.queuedBytes > 0 { events |= Int16(POLLOUT) }
             fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
-            if connection.mayHandle && connection.hasCompleteLine { requestsWaiting = true }
+            if connection.mayHandle && (connection.preparing.map { $0.ready != nil } ?? connection.hasCompleteLine) { requestsWaiting = true }
         }
+        fds.append(pollfd(fd: prepared.descriptor, events: Int16(POLLIN), revents: 0))
         if let wake = source?.wakeDescriptor { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
         if let beaconSource { fds.append(pollfd(fd: beaconSource.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
@@ -112,6 +115,7 @@ public final class Daemon {
             if pfd.revents & Int16(POLLOUT) != 0 { connection.flush() }
             if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.receive(using: &readChunk) }
         }
+        if fds[2 + polled.count].revents != 0 { prepared.drain() }
         for id in connections.keys.sorted() { serve(connections[id]!) }
         feedReadAcks()
         advanceTraceRegions()
@@ -245,7 +249,16 @@ public final class Daemon {
         let started = clock.monotonic()
         var taken = 0
         while connection.mayHandle, taken < Self.requestsPerTurn, taken == 0 || clock.monotonic() - started < Self.turnShare {
+            if let preparing = connection.preparing {
+                guard let request = preparing.ready else { return }
+                connection.preparing = nil
+                feed(.request(connection.id, preparing.line[...], prepared: request))
+                taken += 1
+                continue
+            }
             switch connection.nextLine() {
+            case .line(let line) where line.count >= LinePreparation.from:
+                connection.preparing = LinePreparation(line, wake: prepared)
             case .line(let line):
                 feed(.request(connection.id, line[...]))
                 taken += 1
@@ -272,6 +285,7 @@ public final class Daemon {
 
     /// Reads what `connection` has sent so far and handles every whole request of it now.
     func takeWaitingRequests(of connection: Connection) {
+        takePreparedRequest(of: connection)
         connection.receive(using: &readChunk)
         while !connection.closed, case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
         feedReadAcks()
@@ -291,6 +305,7 @@ public final class Daemon {
     /// without them its events would go again to its next process. Not after a protocol error, and at most a few MiB.
     private func takeLastRequests(of connection: Connection) {
         guard !connection.closeAfterFlush else { return }
+        takePreparedRequest(of: connection)
         var reads = 0
         repeat {
             while case .line(let line) = connection.nextLine() { feed(.request(connection.id, line[...])) }
@@ -301,4 +316,11 @@ public final class Daemon {
     }
 
     static let lastRequestReads = 64
+
+    /// A line being prepared aside is taken as soon as it is ready, before the connection's later lines.
+    private func takePreparedRequest(of connection: Connection) {
+        guard let preparing = connection.preparing else { return }
+        connection.preparing = nil
+        feed(.request(connection.id, preparing.line[...], prepared: preparing.wait()))
+    }
 }

@@ -6,8 +6,8 @@ import GPSD
 enum DaemonInput {
     case opened(ConnectionID, Peer)
     /// A whole request line; `after` names the connection whose earlier requests the loop took first, at this one's
-    /// asking (`DaemonEffect.takeEarlierRequests`).
-    case request(ConnectionID, ArraySlice<UInt8>, after: ConnectionID? = nil)
+    /// asking (`DaemonEffect.takeEarlierRequests`); `prepared` is the line as a worker read it, for a large one.
+    case request(ConnectionID, ArraySlice<UInt8>, after: ConnectionID? = nil, prepared: PreparedRequest? = nil)
     /// A line over the protocol's limit: refused, and the connection closed.
     case lineTooLong(ConnectionID)
     case closed(ConnectionID)

@@ -12,8 +12,8 @@ extension DaemonCore {
         case .opened(let id, let peer):
             sessions[id] = Session(peer: peer)
             emit(.send(id, ServerNotice.hello(protocol: Daemon.protocolVersion, server: "geowaked", version: Daemon.version).line, afterSync: false))
-        case .request(let id, let line, let earlier):
-            handle(line, on: id, after: earlier, at: now)
+        case .request(let id, let line, let earlier, let prepared):
+            handle(line, on: id, after: earlier, prepared: prepared, at: now)
         case .lineTooLong(let id):
             reply(id, id: .null, .failure(ProtocolError("messageTooLarge", "a line exceeded \(Connection.maximumLine) bytes", closes: true)))
         case .closed(let id):

@@ -1,6 +1,7 @@
 import Beacons
 import GeoWakeCore
 import GeoWakeProtocol
+import RegionIndex
 
 /// A `monitor` request's features, each with its text as the client sent it (the text is what is stored and loaded)
 /// and its place among the request's features, counted from 1 (what an error names).
@@ -26,7 +27,7 @@ extension DaemonCore {
         let given = try features(of: monitor, request)
         let new = try withoutUnchanged(given, of: client)
         let unchanged = Int64(given.features.count - new.features.count)
-        return try monitorNew(new, rules: rules, of: client, at: request.now) { added in MonitorReply(added: Int64(added), unchanged: unchanged).fields }
+        return try monitorNew(new, prepared: request.preparedDrafts, rules: rules, of: client, at: request.now) { added in MonitorReply(added: Int64(added), unchanged: unchanged).fields }
     }
 
     /// The features inline, their texts cut from the request line, or read from the file.
@@ -72,8 +73,9 @@ extension DaemonCore {
         return try store.regionFeature(id, of: client)
     }
 
-    /// Adds the new regions, all or none, once they are stored; `reply` is given how many.
-    private func monitorNew(_ new: MonitorFeatures, rules: RegionRules?, of client: ClientKey, at now: Timestamp,
+    /// Adds the new regions, all or none, once they are stored; `reply` is given how many. `prepared` has a draft of
+    /// each feature the request gave, by position (`PreparedRequest`).
+    private func monitorNew(_ new: MonitorFeatures, prepared: [FeatureDraft]?, rules: RegionRules?, of client: ClientKey, at now: Timestamp,
                             reply: @escaping (Int) -> [String: JSONValue]) throws -> OperationOutcome {
         var beaconRegions: [(region: BeaconRegion, feature: String)] = []
         var geographic = MonitorFeatures()
@@ -94,7 +96,8 @@ extension DaemonCore {
         for id in beaconRegions.map(\.region.id) {
             try checkNewRegionID(id, of: client, among: &beaconIDs)
         }
-        let (drafts, ids) = try geographicDrafts(geographic, besides: beaconIDs, of: client)
+        let (drafts, ids) = try geographicDrafts(geographic, prepared: prepared.map { all in geographic.positions.map { all[$0 - 1] } },
+                                                 besides: beaconIDs, of: client)
         let firstRow = reserveRegionRows(drafts.count)
         let rows = (0..<Int64(drafts.count)).map { firstRow + $0 }
         // The rules go with the geographic part; `features: []` only sets them.

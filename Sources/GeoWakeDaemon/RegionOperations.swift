@@ -61,12 +61,13 @@ extension DaemonCore {
 
     /// A `monitor`'s geographic regions, loaded and validated as a file's are, each with its id: the caller checked
     /// the region limit and the ids of the request's beacon regions, `besides`, which no geographic one may take.
-    func geographicDrafts(_ new: MonitorFeatures, besides beaconIDs: Set<String>, of client: ClientKey) throws(ProtocolError)
-        -> (drafts: [FeatureDraft], ids: [String]) {
+    /// `prepared`, a draft of each of them loaded aside (`PreparedRequest`), stands for loading them here.
+    func geographicDrafts(_ new: MonitorFeatures, prepared: [FeatureDraft]?, besides beaconIDs: Set<String>,
+                          of client: ClientKey) throws(ProtocolError) -> (drafts: [FeatureDraft], ids: [String]) {
         let texts = new.texts
         let drafts: [FeatureDraft]
         do {
-            drafts = try RequestDrafts.load(texts, positions: new.positions)
+            if let prepared { drafts = prepared } else { drafts = try RequestDrafts.load(texts, positions: new.positions) }
         } catch {
             let reason = error.reason == RegionLoadError.missingID ? RegionLoadError.missingIDInRequest : error.reason
             throw ProtocolError("badGeoJSON", "feature \(error.feature.map { "\($0)" } ?? "?"): \(reason)")

@@ -1,5 +1,6 @@
 import GeoWakeCore
 import GeoWakeProtocol
+import RegionIndex
 
 /// One parsed request line and the connection it came on (its session as the request found it), with typed field
 /// access that names the field on error.
@@ -15,6 +16,8 @@ struct Request {
     let now: Timestamp
     /// For `monitor`: each feature's text as it came, in the order of the parsed features.
     var featureTexts: [String]?
+    /// For `monitor`: a draft of each of `featureTexts`, when the loop had the line read aside (`PreparedRequest`).
+    var preparedDrafts: [FeatureDraft]?
 
     subscript(key: String) -> JSONValue? { fields[key] }
 
@@ -73,9 +76,10 @@ struct EarlierRequestsFirst: Error {
 }
 
 extension DaemonCore {
-    func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, at now: Timestamp) {
+    func handle(_ line: ArraySlice<UInt8>, on connection: ConnectionID, after earlier: ConnectionID?, prepared: PreparedRequest? = nil,
+                at now: Timestamp) {
         guard let session = sessions[connection] else { return }
-        let read = RequestLine.read(line)
+        let read = prepared?.read ?? RequestLine.read(line)
         let op = (try? read.get()).flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
         if op == Operation.ack.rawValue, session.saidHello, let parsed = try? read.get() {
             deferredAcks.append(Request(id: parsed.id, op: Operation.ack.rawValue, fields: parsed.fields, connection: connection, session: session,
@@ -100,7 +104,10 @@ extension DaemonCore {
             return
         }
         var request = Request(id: parsed.id, op: op, fields: parsed.fields, connection: connection, session: session, after: earlier, now: now)
-        if op == Operation.monitor.rawValue { request.featureTexts = parsed.featureTexts(line) }
+        if op == Operation.monitor.rawValue {
+            request.featureTexts = prepared?.featureTexts ?? parsed.featureTexts(line)
+            request.preparedDrafts = prepared?.drafts
+        }
         if op != Operation.hello.rawValue && !session.saidHello {
             reply(connection, id: parsed.id, .failure(ProtocolError("helloRequired", "send hello first")))
             return
