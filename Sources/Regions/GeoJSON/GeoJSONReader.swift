@@ -25,6 +25,13 @@ struct GeoJSONReader {
     mutating func readFeatures(progress: (_ bytesRead: Int) -> Void = { _ in },
                                _ body: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
         var draft = FeatureDraft()
+        try readFeatures(into: &draft, progress: progress, body)
+    }
+
+    /// The same, reading each feature into `draft`, whose buffers keep their capacity from feature to feature: a
+    /// caller that reads many one-feature documents (a restart's stored regions) passes one draft to them all.
+    mutating func readFeatures(into draft: inout FeatureDraft, progress: (_ bytesRead: Int) -> Void = { _ in },
+                               _ body: (Int, inout FeatureDraft) throws -> Void) throws(RegionLoadError) {
         var index = 0
         let file = self.file
         do {

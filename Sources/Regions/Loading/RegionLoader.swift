@@ -77,12 +77,15 @@ public enum RegionLoader {
                              features: (_ put: (_ feature: UnsafeRawBufferPointer, _ id: [UInt8]) throws(RegionLoadError) -> Void) throws -> Void)
         throws(RegionLoadError) -> RegionStore {
         var number = 0
+        // One draft for every feature, swapped with the ingest's: a draft made anew for each allocated its buffers
+        // and freed the ones it got back, per stored region.
+        var draft = FeatureDraft()
         var loaded = try ingest(RegionStore(), name: name, firstSlots: [(name, 0)]) { (ingest) throws(RegionLoadError) in
             do {
                 try features { (feature, id) throws(RegionLoadError) in
                     var reader = GeoJSONReader(bytes: feature, file: name, idProperty: options.idProperty)
                     do throws(RegionLoadError) {
-                        try reader.readFeatures { _, draft in
+                        try reader.readFeatures(into: &draft) { _, draft in
                             draft.id = id
                             draft.hasID = true
                             guard ingest.put(number, &draft) else { throw IngestStopped() }
