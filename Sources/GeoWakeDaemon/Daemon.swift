@@ -252,7 +252,7 @@ public final class Daemon {
             if let preparing = connection.preparing {
                 guard let request = preparing.ready else { return }
                 connection.preparing = nil
-                feed(.request(connection.id, preparing.line[...], prepared: request))
+                feedPrepared(request, preparing.line, on: connection)
                 taken += 1
                 continue
             }
@@ -321,6 +321,13 @@ public final class Daemon {
     private func takePreparedRequest(of connection: Connection) {
         guard let preparing = connection.preparing else { return }
         connection.preparing = nil
-        feed(.request(connection.id, preparing.line[...], prepared: preparing.wait()))
+        feedPrepared(preparing.wait(), preparing.line, on: connection)
+    }
+
+    /// The acks read before a prepared request are stored first, as the decisions would otherwise ask with
+    /// `takeAgain`, which carries the line alone: the request would be read a second time, on the loop.
+    private func feedPrepared(_ request: PreparedRequest, _ line: [UInt8], on connection: Connection) {
+        feedReadAcks()
+        feed(.request(connection.id, line[...], prepared: request))
     }
 }

@@ -80,8 +80,9 @@ extension DaemonCore {
                 at now: Timestamp) {
         guard let session = sessions[connection] else { return }
         let read = prepared?.read ?? RequestLine.read(line)
-        let op = (try? read.get()).flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
-        if op == Operation.ack.rawValue, session.saidHello, let parsed = try? read.get() {
+        let object = try? read.get()
+        let op = object.flatMap { if case .string(let op) = $0.fields["op"] { op } else { nil } }
+        if op == Operation.ack.rawValue, session.saidHello, let parsed = object {
             deferredAcks.append(Request(id: parsed.id, op: Operation.ack.rawValue, fields: parsed.fields, connection: connection, session: session,
                                         after: earlier, now: now))
             return
@@ -93,9 +94,10 @@ extension DaemonCore {
             return
         }
         let parsed: RequestLine
-        do {
-            parsed = try read.get()
-        } catch {
+        switch read {
+        case .success(let object):
+            parsed = object
+        case .failure(let error):
             reply(connection, id: .null, .failure(ProtocolError("badJSON", RequestLine.failure(error))))
             return
         }
