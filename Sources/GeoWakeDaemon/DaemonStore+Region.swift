@@ -78,9 +78,14 @@ extension DaemonStore {
     }
 
     /// Every stored region of `owners`, owner by owner in id order, as a restart reads them: each one's feature as the
-    /// row's bytes with its entry. The rows are read through SQLite's C API on a second thread, a batch ahead of
-    /// `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing thread).
-    func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws {
+    /// row's bytes with its entry, whose state is unknown: the states are read a part after each batch, while `body`
+    /// works through the batches before, and returned, to be set with `StoredRegionStates.restore(_:)`. Read first,
+    /// they held the loader up a tenth of a restart. The rows are read through SQLite's C API on a second
+    /// thread, a batch ahead of `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing
+    /// thread).
+    func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws -> StoredRegionStates {
+        // Written by the reading thread before it ends, read here after `take` has seen the end.
+        nonisolated(unsafe) var states = StoredRegionStates()
         let batches = ReadAhead<StoredRegionBatch> { [self] put, spare in
             func next() -> StoredRegionBatch {
                 guard var batch = spare() else { return StoredRegionBatch() }
@@ -89,16 +94,20 @@ extension DaemonStore {
             }
             try read { db in
                 let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
-                let states = try StoredRegionStates(db)
+                let stateRows = try db.makeStatement(sql: StoredRegionStates.query)
+                var statesLeft = true
                 var batch = next()
                 for owner in owners {
-                    try batch.read(statement, owner: owner, states: states, db)
+                    try batch.read(statement, owner: owner, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
                         batch = next()
+                        // As many states as regions, about: both end together.
+                        if statesLeft { statesLeft = try states.read(stateRows, atMost: StoredRegionBatch.size, db) }
                     }
                 }
-                _ = put(batch)
+                guard put(batch) else { return }
+                while statesLeft { statesLeft = try states.read(stateRows, atMost: .max, db) }
             }
         }
         do {
@@ -116,6 +125,7 @@ extension DaemonStore {
             batches.cancel()
             throw error
         }
+        return states
     }
 }
 
@@ -142,8 +152,8 @@ struct StoredRegionBatch {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the rows of one owner, each with its state from `states`.
-    mutating func read(_ statement: Statement, owner: ClientKey, states: StoredRegionStates, _ db: Database) throws {
+    /// Appends the rows of one owner, each with its state unknown.
+    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, Int64(owner.uid))
@@ -159,10 +169,8 @@ struct StoredRegionBatch {
             case SQLITE_DONE:
                 return
             case SQLITE_ROW:
-                let row = sqlite3_column_int64(handle, 0)
-                let stored = states.state(ofRow: row)
-                entries.append(SharedRegions.Entry(row: row, owner: owner, regionID: Self.text(handle, 1), state: stored?.state ?? .unknown,
-                                                   since: stored?.since, dwellSent: stored?.dwellSent ?? false))
+                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
+                                                   state: .unknown, since: nil))
                 if let feature = sqlite3_column_blob(handle, 2) {
                     features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
                 }

@@ -9,6 +9,14 @@ struct RegionEntries {
     private var bySlot: [Entry?] = []
     private(set) var count = 0
 
+    init() {}
+
+    /// The entries of regions in slots 0, 1, 2, … in turn.
+    init(inSlotOrder entries: [Entry]) {
+        bySlot = entries.map(Optional.some)
+        count = entries.count
+    }
+
     var isEmpty: Bool { count == 0 }
 
     subscript(handle: RegionHandle) -> Entry? {
@@ -20,7 +28,9 @@ struct RegionEntries {
             let slot = Int(handle.slot.rawValue)
             if slot >= bySlot.count {
                 guard newValue != nil else { return }
-                bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - bySlot.count))
+                // One by one: `append(contentsOf: repeatElement(nil, …))` went through the generic witnesses of
+                // `Entry?`, a tenth of a restart's last, single-threaded step.
+                while bySlot.count <= slot { bySlot.append(nil) }
             }
             count += (newValue == nil ? 0 : 1) - (bySlot[slot] == nil ? 0 : 1)
             bySlot[slot] = newValue

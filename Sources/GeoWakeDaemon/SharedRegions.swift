@@ -92,24 +92,26 @@ struct SharedRegions {
 
     /// Puts back every stored region at a start, each rule group's regions loaded and indexed once; call before
     /// anything is added. `read` hands the stored regions of the owners it is given, each feature as the store's
-    /// own bytes with its entry, owner by owner.
+    /// own bytes with its entry, owner by owner, and returns their states.
     mutating func restore(owners: [ClientKey],
-                          reading read: (_ owners: [ClientKey], _ each: (UnsafeRawBufferPointer, Entry) throws -> Void) throws -> Void) throws {
+                          reading read: (_ owners: [ClientKey], _ each: (UnsafeRawBufferPointer, Entry) throws -> Void) throws -> StoredRegionStates) throws {
         var byRules: [RegionMonitorConfiguration: [ClientKey]] = [:]
         for owner in owners { byRules[rules(of: owner), default: []].append(owner) }
         for (rules, owners) in byRules {
             var entries: [Entry] = []
+            var states = StoredRegionStates()
             let loaded = try RegionLoader.load(name: "the store") { put in
                 var prefix: [UInt8] = []
                 // `read` never keeps the closure: it calls it once a row, before it returns.
                 try withoutActuallyEscaping(put) { put in
-                    try read(owners) { feature, entry in
+                    states = try read(owners) { feature, entry in
                         if entries.last?.owner != entry.owner { prefix = Array(Self.sharedID(entry.owner, "").utf8) }
                         entries.append(entry)
                         try put(feature, prefix + entry.regionID.utf8)
                     }
                 }
             }
+            states.restore(&entries)
             let group = try RegionGroup(rules: rules, restoring: loaded, entries)
             // Entries come owner by owner: each owner's handles go in as one run.
             var start = 0

@@ -2,8 +2,8 @@ import GeoWakeCore
 import GRDB
 import GRDBSQLite
 
-/// The `regionState` table as a restart reads it: every stored state at once, in rowid order, each region's found by
-/// binary search. A LEFT JOIN of the region rows with their states searched regionState's B-tree once per region
+/// The `regionState` table as a restart reads it: every stored state, in rowid order, each region's found by binary
+/// search. A LEFT JOIN of the region rows with their states searched regionState's B-tree once per region
 /// (in sqlite3 from Python, half again the time of reading the region rows alone); this is one scan of small rows.
 struct StoredRegionStates {
     struct Stored {
@@ -17,13 +17,22 @@ struct StoredRegionStates {
 
     init() {}
 
+    static let query = "SELECT row, state, since, dwellSent FROM regionState ORDER BY row"
+
+    /// Every stored state.
     init(_ db: Database) throws {
-        let statement = try db.makeStatement(sql: "SELECT row, state, since, dwellSent FROM regionState ORDER BY row")
+        let statement = try db.makeStatement(sql: Self.query)
+        while try read(statement, atMost: .max, db) {}
+    }
+
+    /// Reads on from `statement` (`query`'s) at most `count` rows; false once it has read the last. A restart reads
+    /// them a part after each batch of region rows, where its reading thread would otherwise wait for the parser.
+    mutating func read(_ statement: Statement, atMost count: Int, _ db: Database) throws -> Bool {
         let handle = statement.sqliteStatement
-        while true {
+        for _ in 0..<count {
             switch sqlite3_step(handle) {
             case SQLITE_DONE:
-                return
+                return false
             case SQLITE_ROW:
                 let since = sqlite3_column_type(handle, 2) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 2))
                 rows.append(sqlite3_column_int64(handle, 0))
@@ -33,10 +42,21 @@ struct StoredRegionStates {
                                     sql: statement.sql)
             }
         }
+        return true
+    }
+
+    /// Gives each entry its stored state, if it has one.
+    func restore(_ entries: inout [SharedRegions.Entry]) {
+        for index in entries.indices {
+            guard let stored = state(ofRow: entries[index].row) else { continue }
+            (entries[index].state, entries[index].since, entries[index].dwellSent) = (stored.state, stored.since, stored.dwellSent)
+        }
     }
 
     /// The stored state of the region in `row`; nil when it has none (unknown).
     func state(ofRow row: Int64) -> Stored? {
+        // Rows are rowids, mostly consecutive: where none is missing before it, a row is where its rowid says.
+        if let first = rows.first, row >= first, row - first < Int64(rows.count), rows[Int(row - first)] == row { return states[Int(row - first)] }
         var low = 0, high = rows.count
         while low < high {
             let middle = (low + high) / 2

@@ -21,9 +21,10 @@ import Testing
     }
 
     static func restored(_ store: DaemonStore) throws -> [String: SharedRegions.Entry] {
-        var entries: [String: SharedRegions.Entry] = [:]
-        try store.forEachStoredRegion(of: store.regionOwners()) { _, entry in entries[entry.regionID] = entry }
-        return entries
+        var entries: [SharedRegions.Entry] = []
+        let states = try store.forEachStoredRegion(of: store.regionOwners()) { _, entry in entries.append(entry) }
+        states.restore(&entries)
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.regionID, $0) })
     }
 
     @Test func aStoreWithStatesInItsRegionRowsKeepsEveryStateAndFeatureAfterTheUpgrade() throws {

@@ -103,13 +103,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try store.read { db in
             let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
-            let states = try StoredRegionStates(db)
             var fresh = StoredRegionBatch(), reused = StoredRegionBatch()
-            try fresh.read(statement, owner: Self.owners[1], states: states, db)
-            try reused.read(statement, owner: Self.owners[0], states: states, db)
-            try reused.read(statement, owner: Self.owners[2], states: states, db)
+            try fresh.read(statement, owner: Self.owners[1], db)
+            try reused.read(statement, owner: Self.owners[0], db)
+            try reused.read(statement, owner: Self.owners[2], db)
             reused.removeAll()
-            try reused.read(statement, owner: Self.owners[1], states: states, db)
+            try reused.read(statement, owner: Self.owners[1], db)
             #expect(reused.features == fresh.features && reused.ends == fresh.ends)
             #expect(reused.entries.map(\.row) == fresh.entries.map(\.row) && reused.entries.map(\.regionID) == fresh.entries.map(\.regionID))
             #expect(reused.entries.count == Self.perOwner && reused.entries.allSatisfy { $0.owner == Self.owners[1] })
@@ -122,7 +121,7 @@ import Testing
         struct Stop: Error {}
         var seen = 0
         #expect(throws: Stop.self) {
-            try store.forEachStoredRegion(of: Self.owners) { _, _ in
+            _ = try store.forEachStoredRegion(of: Self.owners) { _, _ in
                 seen += 1
                 if seen == 10 { throw Stop() }
             }

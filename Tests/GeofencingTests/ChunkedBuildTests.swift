@@ -20,6 +20,25 @@ import TestSupport
         #expect(chunked.boxes == one.boxes && chunked.slots == one.slots && chunked.parts == one.parts)
     }
 
+    @Test func cellChunksCoverEveryCellOnceAndShareTheEntriesEvenly() {
+        var rng = SeededGenerator(seed: 97)
+        // A crowded city of cells among empty ones, as regions make them.
+        let sizes = (0..<5000).map { cell in (2000..<2100).contains(cell) ? Int.random(in: 500...900, using: &rng) : Int.random(in: 0...2, using: &rng) }
+        var cellStart: [UInt32] = [0]
+        for size in sizes { cellStart.append(cellStart.last! + UInt32(size)) }
+        let total = Int(cellStart.last!)
+        let chunks = CellGrid.cellChunks(cellStart, entries: chunkRanges(of: 0..<total, atLeast: 16_384))
+        #expect(chunks.count == 4)
+        #expect(chunks.first?.lowerBound == 0 && chunks.last?.upperBound == sizes.count)
+        #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound && !$0.isEmpty })
+        for chunk in chunks {
+            let entries = Int(cellStart[chunk.upperBound] - cellStart[chunk.lowerBound])
+            #expect(abs(entries - total / chunks.count) <= 900, "\(chunk): \(entries) of \(total)")
+        }
+        let lone = CellGrid.cellChunks([0, 0, 0], entries: chunkRanges(of: 0..<0, atLeast: 16_384))
+        #expect(lone == [0..<2])
+    }
+
     @Test func gathersInChunksAreGathersInOnePass() {
         var rng = SeededGenerator(seed: 89)
         let values = (0..<4 * 5000).map { _ in Double.random(in: -180...180, using: &rng) }

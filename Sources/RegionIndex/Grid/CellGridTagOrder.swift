@@ -2,11 +2,12 @@ extension CellGrid {
     /// Puts each cell's entries in the order of their tags (regions' slots), keeping the item order among equal
     /// tags, so that a point query hears the regions the grid decides in handle order: the region monitor sorts a
     /// fix's hits by handle, and sorting 150 to 250 of them in the cell's item order was 5% of a fleet worker's time.
-    /// Nothing else depends on an entry's place in its cell. Cells are ordered on every core, in chunks.
+    /// Nothing else depends on an entry's place in its cell. Cells are ordered on every core, in chunks of about
+    /// equal entries: regions crowd a city's cells, and chunks of equal cell counts left most of the work to one.
     static func orderCellsByTag(_ cellStart: [UInt32], _ entryBoxes: inout [PackedBox], _ entries: inout [CellEntry]) {
         let cellCount = cellStart.count - 1
         guard cellCount > 0 else { return }
-        let chunks = chunkRanges(of: 0..<cellCount, atLeast: 16_384, limit: 4)
+        let chunks = cellChunks(cellStart, entries: chunkRanges(of: 0..<Int(cellStart[cellCount]), atLeast: 16_384))
         entryBoxes.withUnsafeMutableBufferPointer { boxes in
             entries.withUnsafeMutableBufferPointer { entries in
                 inParallel(chunks) { _, cells in
@@ -35,5 +36,22 @@ extension CellGrid {
                 }
             }
         }
+    }
+
+    /// The cells cut where `entries`' chunks begin: each chunk of cells holds about the entries of one of them.
+    static func cellChunks(_ cellStart: [UInt32], entries: [Range<Int>]) -> [Range<Int>] {
+        let cellCount = cellStart.count - 1
+        var bounds = [0]
+        for chunk in entries.dropFirst() {
+            // The first cell starting at or after the chunk's first entry.
+            var low = bounds.last!, high = cellCount
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(cellStart[middle]) < chunk.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            if low > bounds.last! { bounds.append(low) }
+        }
+        if bounds.last! < cellCount { bounds.append(cellCount) }
+        return zip(bounds, bounds.dropFirst()).map { $0..<$1 }
     }
 }
