@@ -19,7 +19,7 @@ struct FixesCommand: ParsableCommand {
         """)
     var trace: String
 
-    @Option(help: "Baud rate of a serial NMEA device (default 4800).")
+    @Option(parsing: .unconditional, help: "Baud rate of a serial NMEA device (default 4800).")
     var baud: Int?
 
     @OptionGroup var progress: ProgressOptions

@@ -9,18 +9,18 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "geowaked", abstract: "The geowake location daemon.")
 
     @Option(help: "gpsd://HOST:PORT[/DEVICE], a serial device path, or trace:FILE.") var source: String?
-    @Option(help: "Baud rate of a serial device.") var baud: Int = 4800
+    @Option(parsing: .unconditional, help: "Baud rate of a serial device.") var baud: Int = 4800
     @Option(help: "Beacon sightings: trace:FILE (JSON lines or btsnoop, at --speed), hciN (live, raw HCI socket), or lines:PATH (beacon JSON lines from a FIFO, - for standard input).")
     var beaconSource: String?
-    @Option(help: "Beacon regions: seconds after the last matching sighting before a region exits.") var beaconExitTimeout: Double = 30
-    @Option(help: "Seconds without a fix before subscribers get a noFix status event.") var noFixAfter: Double = 30
-    @Option(help: "Horizontal accuracy in metres beyond which a fix decides no region state (poorAccuracy).") var poorAccuracy: Double = 200
-    @Option(help: "Unacknowledged events per client before new ones are dropped and counted.") var maxPending: Int = 100_000
-    @Option(help: "Regions: metres an exit needs the fix outside the boundary.") var hysteresis: Double = 0
-    @Option(help: "Regions: seconds a change must hold before it is reported.") var debounce: Double = 0
+    @Option(parsing: .unconditional, help: "Beacon regions: seconds after the last matching sighting before a region exits.") var beaconExitTimeout: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds without a fix before subscribers get a noFix status event.") var noFixAfter: Double = 30
+    @Option(parsing: .unconditional, help: "Horizontal accuracy in metres beyond which a fix decides no region state (poorAccuracy).") var poorAccuracy: Double = 200
+    @Option(parsing: .unconditional, help: "Unacknowledged events per client before new ones are dropped and counted.") var maxPending: Int = 100_000
+    @Option(parsing: .unconditional, help: "Regions: metres an exit needs the fix outside the boundary.") var hysteresis: Double = 0
+    @Option(parsing: .unconditional, help: "Regions: seconds a change must hold before it is reported.") var debounce: Double = 0
     @Flag(inversion: .prefixedNo, help: "Regions: a fix whose accuracy circle straddles a boundary decides nothing.")
     var accuracyGating = true
-    @Option(help: "Replay speed for a trace: times real time, 0 as fast as fixes are consumed.") var speed: Double = 1
+    @Option(parsing: .unconditional, help: "Replay speed for a trace: times real time, 0 as fast as fixes are consumed.") var speed: Double = 1
     @Flag(help: "Replay the trace from its first fix, not from where the store says the last run stopped.")
     var restartTrace = false
     @Flag(help: "System mode: /run/geowake and /var/lib/geowake.") var system = false
@@ -71,6 +71,7 @@ struct GeoWakeDaemonCommand: AsyncParsableCommand {
             live = source
         }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be a number >= 0") }
+        guard baud > 0 else { throw ValidationError("--baud must be a baud rate, e.g. 4800, not \(baud)") }
         guard noFixAfter > 0, noFixAfter.isFinite else { throw ValidationError("--no-fix-after must be a number > 0") }
         guard poorAccuracy > 0, poorAccuracy.isFinite else { throw ValidationError("--poor-accuracy must be a number > 0") }
         guard beaconExitTimeout > 0, beaconExitTimeout.isFinite else { throw ValidationError("--beacon-exit-timeout must be a number of seconds > 0") }

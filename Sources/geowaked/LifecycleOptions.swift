@@ -3,14 +3,14 @@ import ProcessLifecycle
 
 /// The launcher's budgets and limits, in seconds; tests shorten them.
 struct LifecycleOptions: ParsableArguments {
-    @Option(help: "Background time a launched or thawed client gets before it is suspended.") var budget: Double = 10
-    @Option(help: "Background tasks extend the time to at most this much after the launch or thaw.") var backgroundTaskLimit: Double = 180
-    @Option(help: "How long before the end of its time a client with open background tasks is warned.") var expirationWarning: Double = 5
-    @Option(help: "SIGTERM to SIGKILL.") var terminationGrace: Double = 5
-    @Option(help: "Above this many suspended clients the least recently used is terminated.") var maxSuspended: Int = 8
-    @Option(help: "An unclean exit this soon after a launch counts as a crash.") var crashWindow: Double = 10
-    @Option(help: "The first backoff after repeated crashes, doubled per further crash.") var crashBackoff: Double = 2
-    @Option(help: "Background time a client launched or woken for a background fetch has to report its result.") var fetchBudget: Double = 30
+    @Option(parsing: .unconditional, help: "Background time a launched or thawed client gets before it is suspended.") var budget: Double = 10
+    @Option(parsing: .unconditional, help: "Background tasks extend the time to at most this much after the launch or thaw.") var backgroundTaskLimit: Double = 180
+    @Option(parsing: .unconditional, help: "How long before the end of its time a client with open background tasks is warned.") var expirationWarning: Double = 5
+    @Option(parsing: .unconditional, help: "SIGTERM to SIGKILL.") var terminationGrace: Double = 5
+    @Option(parsing: .unconditional, help: "Above this many suspended clients the least recently used is terminated.") var maxSuspended: Int = 8
+    @Option(parsing: .unconditional, help: "An unclean exit this soon after a launch counts as a crash.") var crashWindow: Double = 10
+    @Option(parsing: .unconditional, help: "The first backoff after repeated crashes, doubled per further crash.") var crashBackoff: Double = 2
+    @Option(parsing: .unconditional, help: "Background time a client launched or woken for a background fetch has to report its result.") var fetchBudget: Double = 30
 
     func settings() throws -> LifecycleSettings {
         for (name, value) in [("--budget", budget), ("--background-task-limit", backgroundTaskLimit),

@@ -47,6 +47,10 @@ import TestSupport
               (["locate", "--regions", "regions/no-such-dir", "traces/berlin-drive.nmea"], "regions/no-such-dir"),
               (["replay", "--regions", "regions/", "--exact", "--debounce", "3", "traces/berlin-drive.nmea"], "--exact"),
               (["replay", "--service", "standard", "--distance-filter", "-5", "traces/berlin-drive.nmea"], "distance"),
+              (["fleet", "publish", "traces/berlin-drive.nmea", "--device", "van", "--speed", "-2"], "--speed must be 0 or more"),
+              (["fleet", "events", "--durable", "reader", "--idle-exit", "-1"], "--idle-exit must be a number of seconds >= 0"),
+              (["fleet", "worker", "--exit-when-idle", "-1"], "--exit-when-idle must be a number of seconds >= 0"),
+              (["bench", "nmea", "--runs", "-3", "traces/berlin-drive.nmea"], "--runs must be at least 1"),
               (["regions", "check", "Package.swift"], "Package.swift"),
           ])
     func badInputIsOneLine(arguments: [String], named: String) throws {

@@ -60,6 +60,12 @@ import TestSupport
         (["--source", "bogus"], ["--source must be gpsd://HOST:PORT", "not bogus"], 64),
         (["--durability", "sometimes"], ["--durability must be normal or full, not sometimes"], 64),
         (["--no-such-option"], ["Unknown option '--no-such-option'"], 64),
+        // A negative number is the option's value, refused by the option's own check, not a missing value.
+        (["--speed", "-1"], ["--speed must be a number >= 0"], 64),
+        (["--budget", "-5"], ["--budget must be a number of seconds >= 0, not -5.0"], 64),
+        (["--max-pending", "-1"], ["--max-pending must be at least 2"], 64),
+        (["--baud", "-9600"], ["--baud must be a baud rate", "not -9600"], 64),
+        (["--speed", "--baud", "4800"], ["The value '--baud' is invalid for '--speed <speed>'"], 64),
     ]
 
     @Test("Each unusable argument is one error line naming the option or file and the cause, with its sysexits status",

@@ -17,7 +17,7 @@ struct BenchLookupCommand: ParsableCommand {
 
     @Argument(help: "Regions file or directory.") var regions: String
     @Argument(help: "Query points, \"lon lat\" per line.") var points: String
-    @Option(name: .customLong("repeat"), help: "Query passes; the median is reported.") var passes: Int = 3
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Query passes; the median is reported.") var passes: Int = 3
     @Option(help: "Write each point's region ids, sorted by byte order, as \"index id id…\" lines.") var hitsOut: String?
     @Option(help: "Write the first-loaded region containing each point (\"-\" for none), one per line.") var firstOut: String?
 

@@ -16,7 +16,7 @@ struct BenchMonitorAddCommand: ParsableCommand {
 
     @Option(help: "Regions file or directory the monitor starts with.") var regions: String
     @Option(help: "How many regions to add, comma-separated.") var add: String = "1,10000"
-    @Option(name: .customLong("repeat"), help: "Passes per count; the median is reported.") var passes: Int = 3
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Passes per count; the median is reported.") var passes: Int = 3
 
     private var counts: [Int] { add.split(separator: ",").compactMap { Int($0) } }
 

@@ -15,7 +15,7 @@ struct BenchNMEACommand: ParsableCommand {
     @Argument(help: "The trace file.")
     var trace: String
 
-    @Option(help: "Runs; the median is reported.")
+    @Option(parsing: .unconditional, help: "Runs; the median is reported.")
     var runs: Int = 3
 
     func validate() throws {

@@ -18,7 +18,7 @@ struct BenchReplayCommand: ParsableCommand {
     @Argument(help: "The trace file.") var trace: String
     @Option(help: "Regions file or directory.") var regions: String
     @Flag(help: "Replay with hysteresis 0, debounce 0 and no accuracy gating.") var exact = false
-    @Option(name: .customLong("repeat"), help: "Monitor passes; the median is reported.") var passes: Int = 3
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Monitor passes; the median is reported.") var passes: Int = 3
 
     func validate() throws {
         guard passes >= 1 else { throw ValidationError("--repeat must be at least 1") }

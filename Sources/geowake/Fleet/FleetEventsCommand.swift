@@ -22,10 +22,16 @@ struct FleetEventsCommand: ParsableCommand {
     @Option(help: "Only this device's events.")
     var device: String?
 
-    @Option(help: "Stop after this many seconds without an event, once nothing is left for this durable name (default: run until interrupted).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds without an event, once nothing is left for this durable name (default: run until interrupted).")
     var idleExit: Double?
 
     @OptionGroup var nats: FleetConnectionOptions
+
+    func validate() throws {
+        if let idleExit, !(idleExit >= 0 && idleExit.isFinite) {
+            throw ValidationError("--idle-exit must be a number of seconds >= 0, not \(idleExit)")
+        }
+    }
 
     func run() throws {
         let connection = try nats.connect(name: "geowake fleet events")

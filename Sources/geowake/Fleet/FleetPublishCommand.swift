@@ -20,10 +20,10 @@ struct FleetPublishCommand: ParsableCommand {
     @Option(help: "The device id: one NATS subject token (no '.', '*', '>' or spaces).")
     var device: String
 
-    @Option(help: "Publish the trace as this many devices, ID-0 … ID-(N-1).")
+    @Option(parsing: .unconditional, help: "Publish the trace as this many devices, ID-0 … ID-(N-1).")
     var devices: Int?
 
-    @Option(help: "Pace: this many times faster than recorded (0, the default: as fast as the cluster takes them).")
+    @Option(parsing: .unconditional, help: "Pace: this many times faster than recorded (0, the default: as fast as the cluster takes them).")
     var speed: Double = 0
 
     @Option(help: "Up to this many consecutive fixes of a device per message (1: a message per fix). When paced, a message holds the fixes that are due.")

@@ -4,13 +4,13 @@ import Fleet
 /// How a worker (or `fleet drain`) reads its partitions: JetStream and libnats settings the benchmarks try;
 /// hidden, as the defaults are what the delivery promise was measured with.
 struct FleetTuningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Messages asked for in one pull request.", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Messages asked for in one pull request.", visibility: .hidden))
     var fetchBatch: Int?
 
-    @Option(help: ArgumentHelp("Fewer messages in a pull request when they would pass this many bytes.", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fewer messages in a pull request when they would pass this many bytes.", visibility: .hidden))
     var fetchBytes: Int?
 
-    @Option(help: ArgumentHelp("libnats's socket buffer in bytes (its default 32 KB).", visibility: .hidden))
+    @Option(parsing: .unconditional, help: ArgumentHelp("libnats's socket buffer in bytes (its default 32 KB).", visibility: .hidden))
     var ioBuffer: Int?
 
     func validate() throws {

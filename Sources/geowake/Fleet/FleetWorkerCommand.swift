@@ -32,7 +32,7 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "Load regions from this file instead of the region set (sets larger than a NATS message).")
     var regions: String?
 
-    @Option(help: "Stop after this many seconds without input, once holding partitions (for benchmarks and tests).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds without input, once holding partitions (for benchmarks and tests).")
     var exitWhenIdle: Double?
 
     @Option(help: "Take no partition before this many workers are alive (for benchmarks).")
@@ -72,7 +72,12 @@ struct FleetWorkerCommand: ParsableCommand {
         return result
     }
 
-    func validate() throws { _ = try fleetServices() }
+    func validate() throws {
+        _ = try fleetServices()
+        if let exitWhenIdle, !(exitWhenIdle >= 0 && exitWhenIdle.isFinite) {
+            throw ValidationError("--exit-when-idle must be a number of seconds >= 0, not \(exitWhenIdle)")
+        }
+    }
 
     func run() throws {
         let workerID = name ?? Self.defaultName()
