@@ -12,7 +12,9 @@ import GPSDTestSupport
     @Test("Fixes resume after gpsd is killed mid-stream and started again on the same port")
     func resumesAfterGPSDRestart() async throws {
         let directory = TemporaryDirectory()
-        let feeder = try NMEAFeeder(contentsOf: Self.ublox, delay: .milliseconds(3))
+        // 14 s of lines: the feeder goes on where the first gpsd stopped reading, and at 3 ms a line a loaded machine
+        // (CI's parallel suites) had sent the whole log before the second gpsd came, which then had no newer fix.
+        let feeder = try NMEAFeeder(contentsOf: Self.ublox, delay: .milliseconds(10))
         var daemon = try await GPSDaemon(feedPort: feeder.port, logPath: directory.file("gpsd1.log"))
         let states = StateRecorder()
         let source = GPSDSource(.init(host: "127.0.0.1", port: daemon.port, backoff: GPSDHarness.quickBackoff),
