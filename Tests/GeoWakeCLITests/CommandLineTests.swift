@@ -50,6 +50,8 @@ import TestSupport
               (["fleet", "publish", "traces/berlin-drive.nmea", "--device", "van", "--speed", "-2"], "--speed must be 0 or more"),
               (["fleet", "events", "--durable", "reader", "--idle-exit", "-1"], "--idle-exit must be a number of seconds >= 0"),
               (["fleet", "worker", "--exit-when-idle", "-1"], "--exit-when-idle must be a number of seconds >= 0"),
+              (["fleet", "worker", "--wait-for-workers", "0"], "--wait-for-workers must be at least 1"),
+              (["fleet", "publish", "traces/berlin-drive.nmea", "--device", "van", "--batch", "-1"], "--batch must be at least 1"),
               (["bench", "nmea", "--runs", "-3", "traces/berlin-drive.nmea"], "--runs must be at least 1"),
               (["regions", "check", "Package.swift"], "Package.swift"),
           ])

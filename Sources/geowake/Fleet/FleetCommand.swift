@@ -19,10 +19,10 @@ struct FleetConnectionOptions: ParsableArguments {
     @Option(help: "NATS servers, comma-separated (all of a cluster's, for failover).")
     var servers = "nats://127.0.0.1:4222"
 
-    @Option(help: "Partitions of the fixes stream: the N of the servers' partition(N,…) mapping.")
+    @Option(parsing: .unconditional, help: "Partitions of the fixes stream: the N of the servers' partition(N,…) mapping.")
     var partitions = 8
 
-    @Option(help: "Replicas of each stream and bucket when they are created (3 in a three-node cluster).")
+    @Option(parsing: .unconditional, help: "Replicas of each stream and bucket when they are created (3 in a three-node cluster).")
     var replicas = 1
 
     func validate() throws {

@@ -16,11 +16,15 @@ struct FleetDrainCommand: ParsableCommand {
     @Option(help: "This reader's share: I/K reads the partitions P with P mod K = I.")
     var share = "0/1"
 
-    @Option(help: "Stop after this many seconds without input.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds without input.")
     var idleExit = 3.0
 
     @OptionGroup var tuning: FleetTuningOptions
     @OptionGroup var nats: FleetConnectionOptions
+
+    func validate() throws {
+        guard idleExit >= 0, idleExit.isFinite else { throw ValidationError("--idle-exit must be a number of seconds >= 0, not \(idleExit)") }
+    }
 
     func run() throws {
         let parts = share.split(separator: "/").compactMap { Int($0) }

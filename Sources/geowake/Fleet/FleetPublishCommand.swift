@@ -26,7 +26,7 @@ struct FleetPublishCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pace: this many times faster than recorded (0, the default: as fast as the cluster takes them).")
     var speed: Double = 0
 
-    @Option(help: "Up to this many consecutive fixes of a device per message (1: a message per fix). When paced, a message holds the fixes that are due.")
+    @Option(parsing: .unconditional, help: "Up to this many consecutive fixes of a device per message (1: a message per fix). When paced, a message holds the fixes that are due.")
     var batch = 100
 
     @OptionGroup var nats: FleetConnectionOptions

@@ -35,7 +35,7 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many seconds without input, once holding partitions (for benchmarks and tests).")
     var exitWhenIdle: Double?
 
-    @Option(help: "Take no partition before this many workers are alive (for benchmarks).")
+    @Option(parsing: .unconditional, help: "Take no partition before this many workers are alive (for benchmarks).")
     var waitForWorkers = 1
 
     @OptionGroup var rules: RegionRuleOptions
@@ -77,6 +77,7 @@ struct FleetWorkerCommand: ParsableCommand {
         if let exitWhenIdle, !(exitWhenIdle >= 0 && exitWhenIdle.isFinite) {
             throw ValidationError("--exit-when-idle must be a number of seconds >= 0, not \(exitWhenIdle)")
         }
+        guard waitForWorkers >= 1 else { throw ValidationError("--wait-for-workers must be at least 1, not \(waitForWorkers)") }
     }
 
     func run() throws {
