@@ -2,8 +2,8 @@ import GeoWakeCore
 import GRDB
 import GRDBSQLite
 
-/// The `regionState` table as a restart reads it: every stored state, in rowid order, each region's found by binary
-/// search. A LEFT JOIN of the region rows with their states searched regionState's B-tree once per region
+/// The `regionState` table as a restart reads it: every stored state, in rowid order, each region's found where its
+/// rowid says or else by binary search. A LEFT JOIN of the region rows with their states searched regionState's B-tree once per region
 /// (in sqlite3 from Python, half again the time of reading the region rows alone); this is one scan of small rows.
 struct StoredRegionStates {
     struct Stored {
@@ -18,12 +18,6 @@ struct StoredRegionStates {
     init() {}
 
     static let query = "SELECT row, state, since, dwellSent FROM regionState ORDER BY row"
-
-    /// Every stored state.
-    init(_ db: Database) throws {
-        let statement = try db.makeStatement(sql: Self.query)
-        while try read(statement, atMost: .max, db) {}
-    }
 
     /// Reads on from `statement` (`query`'s) at most `count` rows; false once it has read the last. A restart reads
     /// them a part after each batch of region rows, where its reading thread would otherwise wait for the parser.
