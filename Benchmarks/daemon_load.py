@@ -18,6 +18,7 @@ import resource
 import sqlite3
 import selectors
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -329,7 +330,7 @@ def restart(geowaked, trace, directory):
         sys.exit(f"restart: no store at {store} (STATE_DIR=DIR of a register run)")
     # Closed before the daemon starts: it refuses a store another process has open.
     with contextlib.closing(sqlite3.connect(store)) as connection:
-        regions = connection.execute("SELECT count(*) FROM region").fetchone()[0]
+        regions = connection.execute("SELECT (SELECT coalesce(sum(count), 0) FROM regionBatch) - (SELECT count(*) FROM regionRemoved)").fetchone()[0]
     start = time.monotonic()
     process, path = start_daemon(geowaked, trace, 10, directory)
     try:
@@ -358,8 +359,16 @@ def locate_over_stored_regions(geowaked, trace, directory):
     regions = os.path.join(directory, "stored.geojson")
     with sqlite3.connect(os.path.join(directory, "geowake.sqlite")) as db, open(regions, "w") as out:
         out.write('{"type":"FeatureCollection","features":[')
-        for n, (feature,) in enumerate(db.execute("SELECT feature FROM region")):
-            out.write(("," if n else "") + feature)
+        # A batch row holds a monitor's features one after another, `ends` their 4-byte little-endian end offsets.
+        removed = {row for (row,) in db.execute("SELECT row FROM regionRemoved")}
+        n = 0
+        for first, ends, features in db.execute("SELECT firstRow, ends, features FROM regionBatch ORDER BY firstRow"):
+            start = 0
+            for k, (end,) in enumerate(struct.iter_unpack("<I", ends)):
+                if first + k not in removed:
+                    out.write(("," if n else "") + features[start:end].decode())
+                    n += 1
+                start = end
         out.write("]}")
     peak_file = os.path.join(directory, "locate.peak")
     start = time.monotonic()

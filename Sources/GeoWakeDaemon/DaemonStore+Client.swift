@@ -76,7 +76,7 @@ extension StoreTransaction {
     /// The explicit stop: the client with its subscriptions, regions and undelivered events (its beacon regions are
     /// `deleteBeacons(of:)`).
     func deleteClient(_ key: ClientKey) throws {
-        for table in ["outbox", "region", "subscription", "client"] {
+        for table in ["outbox", "regionBatch", "subscription", "client"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE uid = ? AND clientID = ?").execute(arguments: [key.uid, key.clientID])
         }
     }

@@ -111,6 +111,26 @@ extension DaemonStore {
                 CREATE TRIGGER regionDeleted AFTER DELETE ON region BEGIN DELETE FROM regionState WHERE row = old.rowid; END;
                 """)
         }
+        // A `monitor`'s regions in one row (`RegionBatchRecord`): their ids, and their feature texts one after another.
+        // A row per region cost SQLite more than all else a `monitor` of a thousand regions did (its key's index
+        // above all); the daemon finds a region's row in memory, so only the owner needs an index. Each run of one
+        // owner's consecutive rowids becomes a batch, keeping the rowids the states are stored under.
+        migrator.registerMigration("v28-region-batches") { db in
+            try db.execute(sql: RegionBatchRecord.schema)
+            var batch: RegionBatchRecord?
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, clientID, regionID, feature FROM region ORDER BY rowid")
+            while let row = try rows.next() {
+                let rowid: Int64 = row[0], owner = ClientKey(uid: UInt32(row[1] as Int64), clientID: row[2])
+                if let last = batch, last.owner != owner || last.firstRow + Int64(last.count) != rowid {
+                    try last.insert(db)
+                    batch = nil
+                }
+                if batch == nil { batch = RegionBatchRecord(firstRow: rowid, owner: owner) }
+                batch!.append(id: row[3], feature: row[4])
+            }
+            try batch?.insert(db)
+            try db.execute(sql: "DROP TRIGGER regionDeleted; DROP TABLE region")
+        }
         return migrator
     }
 }

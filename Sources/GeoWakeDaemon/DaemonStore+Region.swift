@@ -4,85 +4,128 @@ import Geofencing
 import GRDB
 import GRDBSQLite
 
-/// The `region` table: each geographic region of a client and its feature text as given; `regionState`: its
-/// monitoring state, where it has one (none is unknown).
+/// The `regionBatch` table: each `monitor`'s geographic regions with their feature texts as given
+/// (`RegionBatchRecord`); `regionRemoved`: the rows of the regions removed since; `regionState`: a region's monitoring
+/// state, where it has one (none is unknown).
 extension StoreTransaction {
-    /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`; their rows'
-    /// rowids, consecutive from `firstRow` when given (the decisions chose them: `DaemonCore.reserveRegionRows`), else
-    /// SQLite's. One statement for all, bound again for each row: looked up by its text for each, the cached
-    /// statement cost a hash of that text a row.
+    /// The regions a `monitor` added, undecided until a fix, `features[n]` the text of `regionIDs[n]`, as one batch row;
+    /// their rows, consecutive from `firstRow` when given (the decisions chose them: `DaemonCore.reserveRegionRows`),
+    /// else after every stored one.
     @discardableResult
     func insertRegions(_ regionIDs: [String], features: [String], of client: ClientKey, firstRow: Int64? = nil) throws -> [Int64] {
         precondition(regionIDs.count == features.count, "a feature text for each region")
-        let insert = try db.raw("INSERT INTO region (rowid, uid, clientID, regionID, feature) VALUES (?, ?, ?, ?, ?)")
-        var rows: [Int64] = []
-        rows.reserveCapacity(regionIDs.count)
-        for (n, (regionID, feature)) in zip(regionIDs, features).enumerated() {
-            try insert.bind(1, firstRow.map { $0 + Int64(n) }).bind(2, client.uid).bind(3, client.clientID).bind(4, regionID).bind(5, feature).run()
-            rows.append(db.lastInsertedRowID)
-        }
-        return rows
+        guard !regionIDs.isEmpty else { return [] }
+        let first = try firstRow ?? db.raw(DaemonStore.rowAfterLast).run() ?? 1
+        var batch = RegionBatchRecord(firstRow: first, owner: client)
+        for (regionID, feature) in zip(regionIDs, features) { batch.append(id: regionID, feature: feature) }
+        try batch.insert(db)
+        return (0..<Int64(regionIDs.count)).map { first + $0 }
     }
 
     /// The states a fix (or a timer) changed, with its events: on a fix's way out, so raw cached statements. Rows
-    /// of consecutive rowids that take the same state are one statement: the fix after a `monitor` decides all of
-    /// its regions outside at once, a row each took a tenth of registering them. A row changed twice keeps its last.
-    /// Only rows still in `region` get a state, as an UPDATE of it would: a removed region's rowid may be reused.
+    /// of consecutive rowids that take the same state are one run, a row's last change counting. A run's part that
+    /// is a whole batch sets the batch's state (the fix after a `monitor` decides all of its regions outside at once);
+    /// another part is a statement for its rows. Only the rows of stored regions get a state: a removed region's row
+    /// may be reused.
     func saveRegionStates(_ changes: [SharedRegions.Change]) throws {
         for run in RegionStateRuns(changes) {
-            try db.raw("""
-                INSERT OR REPLACE INTO regionState (row, state, since, dwellSent)
-                SELECT rowid, ?, ?, ? FROM region WHERE rowid BETWEEN ? AND ?
-                """)
-                .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
-                .bind(4, run.rows.lowerBound).bind(5, run.rows.upperBound).run()
+            for batch in try batches(overlapping: run.rows) {
+                let rows = max(run.rows.lowerBound, batch.lowerBound)...min(run.rows.upperBound, batch.upperBound)
+                if rows == batch {
+                    try db.raw("UPDATE regionBatch SET state = ?, since = ?, dwellSent = ? WHERE firstRow = ?")
+                        .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
+                        .bind(4, rows.lowerBound).run()
+                    try db.raw("DELETE FROM regionState WHERE row BETWEEN ? AND ?").bind(1, rows.lowerBound).bind(2, rows.upperBound).run()
+                } else {
+                    try db.raw("""
+                        WITH RECURSIVE run(row) AS (SELECT ?4 UNION ALL SELECT row + 1 FROM run WHERE row < ?5)
+                        INSERT OR REPLACE INTO regionState (row, state, since, dwellSent) SELECT row, ?1, ?2, ?3 FROM run
+                        WHERE NOT EXISTS (SELECT 1 FROM regionRemoved WHERE regionRemoved.row = run.row)
+                        """)
+                        .bind(1, run.entry.state.rawValue).bind(2, run.entry.since?.millisecondsSince1970).bind(3, run.entry.dwellSent)
+                        .bind(4, rows.lowerBound).bind(5, rows.upperBound).run()
+                }
+            }
         }
     }
 
-    func deleteRegion(_ regionID: String, of client: ClientKey) throws {
-        try db.execute(sql: "DELETE FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                       arguments: [client.uid, client.clientID, regionID])
+    /// The rows of each batch that has some of `rows`, in order.
+    private func batches(overlapping rows: ClosedRange<Int64>) throws -> [ClosedRange<Int64>] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT firstRow, count FROM regionBatch
+            WHERE firstRow BETWEEN coalesce((SELECT firstRow FROM regionBatch WHERE firstRow <= ?1 ORDER BY firstRow DESC LIMIT 1), ?1) AND ?2
+            ORDER BY firstRow
+            """)
+        return try Row.fetchAll(statement, arguments: [rows.lowerBound, rows.upperBound]).compactMap { row in
+            let first: Int64 = row[0], count: Int64 = row[1]
+            return first + count > rows.lowerBound ? first...(first + count - 1) : nil
+        }
+    }
+
+    /// Removes the region stored in `row`, with its state; its batch goes with its last region.
+    func deleteRegion(row: Int64) throws {
+        guard let (first, count) = try db.raw("SELECT firstRow, count FROM regionBatch WHERE firstRow <= ? ORDER BY firstRow DESC LIMIT 1")
+            .bind(1, row).run(reading: { ($0[0], $0[1]) }), row < first + count else { return }
+        try db.raw("INSERT OR IGNORE INTO regionRemoved (row) VALUES (?)").bind(1, row).run()
+        try db.raw("DELETE FROM regionState WHERE row = ?").bind(1, row).run()
+        let removed = try db.raw("SELECT count(*) FROM regionRemoved WHERE row BETWEEN ? AND ?").bind(1, first).bind(2, first + count - 1).run() ?? 0
+        if removed == count { try db.raw("DELETE FROM regionBatch WHERE firstRow = ?").bind(1, first).run() }
     }
 }
 
 extension DaemonStore {
-    /// The rowid after every region row's: where the rows a `monitor` adds begin.
+    /// The row after every stored region's: where the rows a `monitor` adds begin.
+    static let rowAfterLast = "SELECT firstRow + count FROM regionBatch ORDER BY firstRow DESC LIMIT 1"
+
     func regionRowAfterLast() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) + 1 FROM region") ?? 1 }
+        try read { db in try db.raw(Self.rowAfterLast).run() ?? 1 }
     }
 
-    /// The feature text a client's region was given with; nil for an id it does not monitor.
-    func regionFeature(_ regionID: String, of client: ClientKey) throws -> String? {
-        try read { db in
-            try String.fetchOne(db, sql: "SELECT feature FROM region WHERE uid = ? AND clientID = ? AND regionID = ?",
-                                arguments: [client.uid, client.clientID, regionID])
+    /// The feature texts the regions in `rows` were given with, by row (none for a row not stored); each batch is read
+    /// once, so a subscriber monitoring its thousand regions again costs one read of its batch.
+    func regionFeatures(_ rows: [Int64]) throws -> [Int64: String] {
+        guard !rows.isEmpty else { return [:] }
+        return try read { db in
+            var texts: [Int64: String] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT firstRow, count, ids, ends, features FROM regionBatch WHERE firstRow <= ? ORDER BY firstRow DESC LIMIT 1
+                """)
+            let handle = statement.sqliteStatement
+            var pending = rows.sorted(by: >)[...]
+            while let row = pending.first {
+                sqlite3_reset(handle)
+                sqlite3_bind_int64(handle, 1, row)
+                guard sqlite3_step(handle) == SQLITE_ROW else { break }
+                let batch = StoredRegionBatchColumns(handle)
+                let removed = try Set(Int64.fetchAll(db, sql: "SELECT row FROM regionRemoved WHERE row BETWEEN ? AND ?",
+                                                     arguments: [batch.firstRow, batch.firstRow + Int64(batch.count) - 1]))
+                while let row = pending.first, row >= batch.firstRow {
+                    pending.removeFirst()
+                    guard row < batch.firstRow + Int64(batch.count), !removed.contains(row) else { continue }
+                    let range = batch.featureRange(Int(row - batch.firstRow))
+                    texts[row] = String(decoding: UnsafeRawBufferPointer(rebasing: batch.features[range]), as: UTF8.self)
+                }
+            }
+            sqlite3_reset(handle)
+            return texts
         }
     }
 
-    /// The clients with stored regions, in key order: one seek in the key's index per client, where `DISTINCT` read
-    /// all of it (a million entries: a twentieth of a restart, before anything else could start). A BLOB sorts after
-    /// every TEXT, so `(uid, clientID, x'')` is past all of a client's region ids.
+    /// The clients with stored regions, in key order.
     func regionOwners() throws -> [ClientKey] {
         try read { db in
-            var owners: [ClientKey] = []
-            let next = try db.cachedStatement(sql: """
-                SELECT uid, clientID FROM region WHERE (uid, clientID, regionID) > (?, ?, x'') ORDER BY uid, clientID, regionID LIMIT 1
-                """)
-            var after = (uid: Int64(-1), clientID: "")
-            while let row = try Row.fetchOne(next, arguments: [after.uid, after.clientID]) {
-                after = (row[0], row[1])
-                owners.append(ClientKey(uid: UInt32(after.uid), clientID: after.clientID))
+            try Row.fetchAll(db, sql: "SELECT DISTINCT uid, clientID FROM regionBatch ORDER BY uid, clientID").map { row in
+                ClientKey(uid: UInt32(row[0] as Int64), clientID: row[1])
             }
-            return owners
         }
     }
 
-    /// Every stored region of `owners`, owner by owner in id order, as a restart reads them: each one's feature as the
-    /// row's bytes with its entry, whose state is unknown: the states are read a part after each batch, while `body`
-    /// works through the batches before, and returned, to be set with `StoredRegionStates.restore(_:)`. Read first,
-    /// they held the loader up a tenth of a restart. The rows are read through SQLite's C API on a second
-    /// thread, a batch ahead of `body` (GRDB's rows cost more than SQLite's own work, and both were on the parsing
-    /// thread).
+    /// Every stored region of `owners`, owner by owner in the order they were added, as a restart reads them: each one's
+    /// feature as the store's bytes with its entry, whose state is its batch's. The regions' own states are read a part
+    /// after each batch, while `body` works through the batches before, and returned, to be set with
+    /// `StoredRegionStates.restore(_:)`. Read first, they held the loader up a tenth of a restart. The rows are read
+    /// through SQLite's C API on a second thread, a batch ahead of `body` (GRDB's rows cost more than SQLite's own
+    /// work, and both were on the parsing thread).
     func forEachStoredRegion(of owners: [ClientKey], _ body: (_ feature: UnsafeRawBufferPointer, SharedRegions.Entry) throws -> Void) throws -> StoredRegionStates {
         // Written by the reading thread before it ends, read here after `take` has seen the end.
         nonisolated(unsafe) var states = StoredRegionStates()
@@ -95,10 +138,11 @@ extension DaemonStore {
             try read { db in
                 let statement = try db.cachedStatement(sql: StoredRegionBatch.query)
                 let stateRows = try db.makeStatement(sql: StoredRegionStates.query)
+                let removed = try Set(Int64.fetchAll(db, sql: "SELECT row FROM regionRemoved"))
                 var statesLeft = true
                 var batch = next()
                 for owner in owners {
-                    try batch.read(statement, owner: owner, db)
+                    try batch.read(statement, owner: owner, skipping: removed, db)
                     if batch.entries.count >= StoredRegionBatch.size {
                         guard put(batch) else { return }
                         batch = next()
@@ -132,8 +176,10 @@ extension DaemonStore {
 /// Stored regions read ahead for a restart: their features' bytes one after another, and their entries.
 struct StoredRegionBatch {
     static let size = 4096
-    /// One owner's rows, as `read` takes them.
-    static let query = "SELECT rowid, regionID, feature FROM region WHERE uid = ? AND clientID = ? ORDER BY regionID"
+    /// One owner's batches, as `read` takes them.
+    static let query = """
+        SELECT firstRow, count, ids, ends, features, state, since, dwellSent FROM regionBatch WHERE uid = ? AND clientID = ? ORDER BY firstRow
+        """
 
     var features: [UInt8] = []
     var ends: [Int] = []
@@ -152,8 +198,9 @@ struct StoredRegionBatch {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the rows of one owner, each with its state unknown.
-    mutating func read(_ statement: Statement, owner: ClientKey, _ db: Database) throws {
+    /// Appends the regions of one owner but those in `removed` rows, each with its batch's state (a row's own is set
+    /// after: `StoredRegionStates.restore(_:)`).
+    mutating func read(_ statement: Statement, owner: ClientKey, skipping removed: Set<Int64>, _ db: Database) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, Int64(owner.uid))
@@ -169,22 +216,22 @@ struct StoredRegionBatch {
             case SQLITE_DONE:
                 return
             case SQLITE_ROW:
-                entries.append(SharedRegions.Entry(row: sqlite3_column_int64(handle, 0), owner: owner, regionID: Self.text(handle, 1),
-                                                   state: .unknown, since: nil))
-                if let feature = sqlite3_column_blob(handle, 2) {
-                    features.append(contentsOf: UnsafeRawBufferPointer(start: feature, count: Int(sqlite3_column_bytes(handle, 2))))
+                let batch = StoredRegionBatchColumns(handle)
+                let state = StoredRegionStates.state(handle, 5)
+                let since = sqlite3_column_type(handle, 6) == SQLITE_NULL ? nil : Timestamp(millisecondsSince1970: sqlite3_column_int64(handle, 6))
+                let dwellSent = sqlite3_column_int64(handle, 7) != 0
+                batch.forEachID { index, regionID in
+                    let row = batch.firstRow + Int64(index)
+                    guard !removed.contains(row) else { return }
+                    entries.append(SharedRegions.Entry(row: row, owner: owner, regionID: regionID, state: state, since: since, dwellSent: dwellSent))
+                    features.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.features[batch.featureRange(index)]))
+                    ends.append(features.count)
                 }
-                ends.append(features.count)
             case let code:
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                                     sql: statement.sql)
             }
         }
-    }
-
-    private static func text(_ handle: SQLiteStatement, _ column: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 }
 

@@ -148,7 +148,7 @@ struct StoreTransaction {
         try db.inSavepoint { try body() ? .commit : .rollback }
     }
 
-    /// A cached statement to bind and run; the region table's registration writes still run their own.
+    /// A cached statement to bind and run.
     func raw(_ sql: String) throws -> RawStatement { try db.raw(sql) }
 }
 

@@ -49,10 +49,13 @@ extension DaemonCore {
     private func withoutUnchanged(_ given: MonitorFeatures, of client: ClientKey) throws -> MonitorFeatures {
         // A client's first `monitor` (a thousand features at a boot) need not look each of them up.
         guard monitorsAny(client) else { return given }
+        let ids = given.features.map(Self.featureID)
+        // The stored texts of the geographic ones, read at once: a batch of the store holds a `monitor`'s regions.
+        let stored = try store.regionFeatures(ids.compactMap { id in id.flatMap { regions.entry(client, $0)?.row } })
         var kept = MonitorFeatures()
-        for (feature, (text, position)) in zip(given.features, zip(given.texts, given.positions)) {
-            if let id = Self.featureID(feature), let stored = try storedFeature(of: client, id), Self.same(stored, text) { continue }
-            kept.append(feature, text, at: position)
+        for (n, feature) in given.features.enumerated() {
+            if let id = ids[n], let text = storedFeature(of: client, id, stored), Self.same(text, given.texts[n]) { continue }
+            kept.append(feature, given.texts[n], at: given.positions[n])
         }
         return kept
     }
@@ -66,11 +69,11 @@ extension DaemonCore {
         return stored == given
     }
 
-    /// The text a monitored region was given with, nil for an id the client does not monitor.
-    private func storedFeature(of client: ClientKey, _ id: String) throws -> String? {
+    /// The text a monitored region was given with, nil for an id the client does not monitor; a geographic one's from
+    /// `stored`, the texts by row.
+    private func storedFeature(of client: ClientKey, _ id: String, _ stored: [Int64: String]) -> String? {
         if let monitored = beacons.subscriptions.region(client, id) { return monitored.feature }
-        guard regions.entry(client, id) != nil else { return nil }
-        return try store.regionFeature(id, of: client)
+        return regions.entry(client, id).flatMap { stored[$0.row] }
     }
 
     /// Adds the new regions, all or none, once they are stored; `reply` is given how many. `prepared` has a draft of

@@ -47,6 +47,18 @@ struct RawStatement {
         return self
     }
 
+    /// Binds bytes as a BLOB (copied: the array may go when this returns).
+    func bind(_ index: Int32, bytes: [UInt8]) -> RawStatement {
+        bytes.withUnsafeBytes { bytes in
+            if let start = bytes.baseAddress {
+                _ = sqlite3_bind_blob(handle, index, start, Int32(bytes.count), SQLITE_TRANSIENT)
+            } else {
+                _ = sqlite3_bind_zeroblob(handle, index, 0)
+            }
+        }
+        return self
+    }
+
     /// Runs the statement to its end; `read` sees the first row's columns, when there is a row.
     @discardableResult
     func run<T>(reading read: (Columns) -> T) throws -> T? {

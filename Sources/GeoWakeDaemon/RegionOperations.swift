@@ -30,7 +30,7 @@ extension DaemonCore {
         var write = RequestWrite(changes: [])
         for id in ids {
             guard let (entry, exit) = regions.removal(client, id, at: now) else { continue }
-            write.changes.append(.deleteRegion(id, client))
+            write.changes.append(.deleteRegion(row: entry.row))
             write.events += EventLines.region([SharedRegions.Change(entry: entry, event: exit)])
         }
         return write

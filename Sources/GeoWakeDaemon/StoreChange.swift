@@ -17,7 +17,8 @@ enum StoreChange: Equatable {
     /// Regions a `monitor` added, `features[n]` the text of `ids[n]`, undecided until a fix, in the rows from
     /// `firstRow` on that the decisions reserved for them.
     case insertRegions(ids: [String], features: [String], ClientKey, firstRow: Int64)
-    case deleteRegion(String, ClientKey)
+    /// A region's removal, by the row its entry has.
+    case deleteRegion(row: Int64)
     case saveBeaconRegion(BeaconRegionRecord)
     case deleteBeaconRegion(String, ClientKey)
     case startRanging(BeaconRangingRecord)
@@ -72,8 +73,8 @@ extension StoreTransaction {
             try setRegionRules(rules, for: client)
         case .insertRegions(let ids, let features, let client, let firstRow):
             try insertRegions(ids, features: features, of: client, firstRow: firstRow)
-        case .deleteRegion(let id, let client):
-            try deleteRegion(id, of: client)
+        case .deleteRegion(let row):
+            try deleteRegion(row: row)
         case .saveBeaconRegion(let record):
             try save(record)
         case .deleteBeaconRegion(let id, let client):

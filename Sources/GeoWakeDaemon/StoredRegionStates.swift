@@ -59,7 +59,8 @@ struct StoredRegionStates {
         return low < rows.count && rows[low] == row ? states[low] : nil
     }
 
-    private static func state(_ handle: SQLiteStatement, _ column: Int32) -> SharedRegions.State {
+    /// A state column's value; unknown for NULL or a value it does not know.
+    static func state(_ handle: SQLiteStatement, _ column: Int32) -> SharedRegions.State {
         guard let text = sqlite3_column_text(handle, column) else { return .unknown }
         let raw = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
         return SharedRegions.State(rawValue: raw) ?? .unknown

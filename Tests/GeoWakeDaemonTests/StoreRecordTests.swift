@@ -102,13 +102,17 @@ import Testing
                 for client in [Self.client, other] {
                     try transaction.insert(ClientRecord(client, launch: nil, options: nil))
                     try transaction.save(SubscriptionRecord(client, kind: .significant, options: "{}"))
-                    try transaction.raw("INSERT INTO region (uid, clientID, regionID, feature) VALUES (?, ?, 'home', '{}')")
-                        .bind(1, client.uid).bind(2, client.clientID).run()
+                    // One of two regions inside: a state row of its own.
+                    let rows = try transaction.insertRegions(["home", "work"], features: ["{}", "{}"], of: client)
+                    try transaction.saveRegionStates([.init(entry: .init(row: rows[0], owner: client, regionID: "home", state: .inside, since: nil),
+                                                            event: nil)])
                     try transaction.appendEvent("{\"n\":1}", for: client, at: 1)
                 }
             }
             try store.write { transaction in try transaction.deleteClient(Self.client) }
-            for table in ["client", "subscription", "region", "outbox"] {
+            // The regions' states go with them.
+            #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM regionState") } == 1)
+            for table in ["client", "subscription", "regionBatch", "outbox"] {
                 let owners = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT clientID FROM \(table)") }
                 #expect(owners == [other.clientID], "\(table)")
             }
