@@ -116,7 +116,18 @@ extension DaemonStore {
         // above all); the daemon finds a region's row in memory, so only the owner needs an index. Each run of one
         // owner's consecutive rowids becomes a batch, keeping the rowids the states are stored under.
         migrator.registerMigration("v28-region-batches") { db in
-            try db.execute(sql: RegionBatchRecord.schema)
+            try db.execute(sql: """
+                CREATE TABLE regionBatch (
+                    firstRow INTEGER PRIMARY KEY, uid INTEGER NOT NULL, clientID TEXT NOT NULL, count INTEGER NOT NULL,
+                    ids BLOB NOT NULL, ends BLOB NOT NULL, features BLOB NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'unknown', since INTEGER, dwellSent INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX regionBatchOwner ON regionBatch (uid, clientID);
+                CREATE TABLE regionRemoved (row INTEGER PRIMARY KEY);
+                CREATE TRIGGER regionBatchDeleted AFTER DELETE ON regionBatch BEGIN
+                    DELETE FROM regionState WHERE row BETWEEN old.firstRow AND old.firstRow + old.count - 1;
+                    DELETE FROM regionRemoved WHERE row BETWEEN old.firstRow AND old.firstRow + old.count - 1;
+                END;
+                """)
             var batch: RegionBatchRecord?
             let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, clientID, regionID, feature FROM region ORDER BY rowid")
             while let row = try rows.next() {

@@ -6,21 +6,8 @@ import GRDBSQLite
 /// them, one after another. A region's state is its row's in `regionState`, else its batch's: the fix after a
 /// `monitor` decides all of its regions outside at once, one update of the batch instead of a thousand rows. A region
 /// removed since has its row in `regionRemoved`; the batch goes with its last region, and its states and removals
-/// with it (the trigger).
+/// with it (the trigger). The tables are made by migration `v28-region-batches`.
 struct RegionBatchRecord {
-    static let schema = """
-        CREATE TABLE regionBatch (
-            firstRow INTEGER PRIMARY KEY, uid INTEGER NOT NULL, clientID TEXT NOT NULL, count INTEGER NOT NULL,
-            ids BLOB NOT NULL, ends BLOB NOT NULL, features BLOB NOT NULL,
-            state TEXT NOT NULL DEFAULT 'unknown', since INTEGER, dwellSent INTEGER NOT NULL DEFAULT 0);
-        CREATE INDEX regionBatchOwner ON regionBatch (uid, clientID);
-        CREATE TABLE regionRemoved (row INTEGER PRIMARY KEY);
-        CREATE TRIGGER regionBatchDeleted AFTER DELETE ON regionBatch BEGIN
-            DELETE FROM regionState WHERE row BETWEEN old.firstRow AND old.firstRow + old.count - 1;
-            DELETE FROM regionRemoved WHERE row BETWEEN old.firstRow AND old.firstRow + old.count - 1;
-        END;
-        """
-
     var firstRow: Int64
     var owner: ClientKey
     /// Each id followed by a newline: an id has no control characters (`DaemonCore.checkRegionID`).
