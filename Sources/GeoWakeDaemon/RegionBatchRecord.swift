@@ -45,13 +45,13 @@ struct StoredRegionBatchColumns {
     private let ends: UnsafeRawBufferPointer
     let features: UnsafeRawBufferPointer
 
-    /// Reads the columns `firstRow, count, ids, ends, features` from `column` on of the statement's current row.
-    init(_ handle: SQLiteStatement, from column: Int32 = 0) {
-        func blob(_ n: Int32) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, column + n), count: Int(sqlite3_column_bytes(handle, column + n)))
+    /// Reads the statement's first columns, `firstRow, count, ids, ends, features`, of its current row.
+    init(_ handle: SQLiteStatement) {
+        func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
         }
-        firstRow = sqlite3_column_int64(handle, column)
-        count = Int(sqlite3_column_int64(handle, column + 1))
+        firstRow = sqlite3_column_int64(handle, 0)
+        count = Int(sqlite3_column_int64(handle, 1))
         (ids, ends, features) = (blob(2), blob(3), blob(4))
     }
 
