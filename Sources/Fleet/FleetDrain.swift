@@ -30,6 +30,7 @@ public enum FleetDrain {
     public static func run(_ connection: NATSConnection, partitions: [Int], timing: FleetTiming,
                            idleMilliseconds: Int64) throws -> Result {
         let subscriptions = try partitions.map { try PartitionSubscription(connection, partition: $0, from: 1) }
+        HelperThreads.yieldToCaller()
         var result = Result()
         var first: (wall: Int64, cpu: Int64)?
         var last = (wall: WorkerStatistics.now(), cpu: Int64(0))

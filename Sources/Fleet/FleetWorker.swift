@@ -146,6 +146,8 @@ public final class FleetWorker {
     }
 
     private func leaseTick() throws {
+        // Also each round: threads started since (a reconnect's) run behind this one too.
+        HelperThreads.yieldToCaller()
         for partition in leases.takeLost() where owned.removeValue(forKey: partition) != nil {
             log("partition \(partition) lost (its lease expired)")
         }

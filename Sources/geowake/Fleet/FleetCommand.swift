@@ -32,9 +32,10 @@ struct FleetConnectionOptions: ParsableArguments {
 
     var layout: FleetLayout { FleetLayout(partitions: partitions, replicas: replicas) }
 
-    func connect(name: String, ioBufferBytes: Int? = nil) throws -> NATSConnection {
+    func connect(name: String, ioBufferBytes: Int? = nil, sendsAtOnce: Bool = false) throws -> NATSConnection {
         do {
-            return try NATSConnection(servers: servers.split(separator: ",").map(String.init), name: name, ioBufferBytes: ioBufferBytes)
+            return try NATSConnection(servers: servers.split(separator: ",").map(String.init), name: name,
+                                      ioBufferBytes: ioBufferBytes, sendsAtOnce: sendsAtOnce)
         } catch {
             throw CommandError("\(error)")
         }

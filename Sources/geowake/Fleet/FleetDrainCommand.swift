@@ -32,7 +32,7 @@ struct FleetDrainCommand: ParsableCommand {
             throw CommandError("--share must be I/K with 0 ≤ I < K")
         }
         let partitions = (0..<nats.partitions).filter { $0 % parts[1] == parts[0] }
-        let connection = try nats.connect(name: "geowake fleet drain \(share)", ioBufferBytes: tuning.ioBuffer)
+        let connection = try nats.connect(name: "geowake fleet drain \(share)", ioBufferBytes: tuning.ioBuffer, sendsAtOnce: true)
         let result = try FleetDrain.run(connection, partitions: partitions, timing: tuning.applied(to: FleetTiming()),
                                         idleMilliseconds: Int64(idleExit * 1000))
         print(result.json)

@@ -87,7 +87,7 @@ struct FleetWorkerCommand: ParsableCommand {
         options.minimumWorkers = waitForWorkers
         options.timing = tuning.applied(to: options.timing)
         if let regions { options.localRegions = RegionIndex(try RegionLoader.load(regions)) }
-        let connection = try nats.connect(name: "geowake fleet worker \(workerID)", ioBufferBytes: tuning.ioBuffer)
+        let connection = try nats.connect(name: "geowake fleet worker \(workerID)", ioBufferBytes: tuning.ioBuffer, sendsAtOnce: true)
         signal(SIGTERM) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         signal(SIGINT) { _ in workerStopRequested.store(true, ordering: .relaxed) }
         // A parent that blocks these (a test runner's threads do) hands its mask down through exec.
