@@ -17,13 +17,20 @@ enum HelperThreads {
     /// start from its own threads), or are made batch threads at the next call. Needs no privilege; a thread that
     /// refuses is left as it is.
     static func yieldToCaller() {
-        guard let caller = callingThread, let tasks = opendir("/proc/self/task") else { return }
-        defer { closedir(tasks) }
+        guard let caller = callingThread else { return }
         var parameters = sched_param(sched_priority: 0)
+        forEachThread { thread in
+            if thread != caller { _ = sched_setscheduler(thread, batchPolicy, &parameters) }
+        }
+    }
+
+    /// Calls `body` with the id of each thread of the process (`/proc/self/task` lists them).
+    static func forEachThread(_ body: (pid_t) -> Void) {
+        guard let tasks = opendir("/proc/self/task") else { return }
+        defer { closedir(tasks) }
         while let entry = readdir(tasks) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let thread = pid_t(name), thread != caller else { continue }
-            _ = sched_setscheduler(thread, batchPolicy, &parameters)
+            if let thread = pid_t(name) { body(thread) }
         }
     }
 

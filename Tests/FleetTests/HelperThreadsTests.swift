@@ -36,12 +36,7 @@ import Testing
 
     /// The test process's threads back to the default policy.
     static func restoreEveryThread() {
-        guard let tasks = opendir("/proc/self/task") else { return }
-        defer { closedir(tasks) }
         var parameters = sched_param(sched_priority: 0)
-        while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let thread = pid_t(name) { _ = sched_setscheduler(thread, SCHED_OTHER, &parameters) }
-        }
+        HelperThreads.forEachThread { _ = sched_setscheduler($0, SCHED_OTHER, &parameters) }
     }
 }
