@@ -146,7 +146,7 @@ public final class FleetWorker {
     }
 
     private func leaseTick() throws {
-        // Also each round: threads started since (a reconnect's) run behind this one too.
+        // Every round, so that threads started since the last (a reconnect's) run behind this one as well.
         HelperThreads.yieldToCaller()
         for partition in leases.takeLost() where owned.removeValue(forKey: partition) != nil {
             log("partition \(partition) lost (its lease expired)")
