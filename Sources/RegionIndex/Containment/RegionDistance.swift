@@ -24,10 +24,9 @@ extension RegionStore {
             // the loop's critical path (a third of this function's samples). Roots are correctly rounded,
             // hence monotonic, so the root of the least square is exactly the least root.
             var best = Double.infinity
-            forEachEdge(ofPolygon: Int(shapeIndex[slot.index])) { x0, y0, x1, y1 in
-                let ax = (x0 - longitude) * scale.longitude, ay = (y0 - latitude) * scale.latitude
-                let bx = (x1 - longitude) * scale.longitude, by = (y1 - latitude) * scale.latitude
-                best = min(best, Self.originDistanceSquared(ax, ay, bx, by))
+            let p = Int(shapeIndex[slot.index])
+            for part in Int(polygonPartStart[p])..<Int(polygonPartStart[p + 1]) {
+                lowerBoundaryDistanceSquared(&best, part: part, x: longitude, y: latitude, scale: scale)
             }
             return best.squareRoot()
         case .beacon, .removed:

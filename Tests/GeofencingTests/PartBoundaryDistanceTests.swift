@@ -1,0 +1,68 @@
+import Testing
+import GeoWakeCore
+@testable import RegionIndex
+import TestSupport
+
+/// Polygon boundary distances visit a small part's edges band by band and stop at the first band too far away:
+/// they must give exactly (to the bit) the least distance over every edge, which is what the monitor's gating
+/// and the neighbourhoods' clearances compare with their thresholds.
+@Suite struct PartBoundaryDistanceTests {
+    /// The city's stars (6 to 64 edges, doubles), the same stars rounded to 7 decimals (stored in fixed point),
+    /// squares with holes, two-part polygons, and a star with a horizontal edge (in no band).
+    static let regions: [Region] = {
+        let city = TestRegions.city(count: 800, seed: 41)
+        let rounded = city.compactMap { region -> Region? in
+            guard case let .polygon(shape) = region.shape else { return nil }
+            let polygons = shape.polygons.map { $0.map { $0.map {
+                Coordinate(latitude: ($0.latitude * 1e7).rounded() / 1e7, longitude: ($0.longitude * 1e7).rounded() / 1e7)
+            } } }
+            return Region(id: "fixed-" + region.id, shape: .polygon(MultiPolygon(polygons: polygons)))
+        }
+        var rng = SeededGenerator(seed: 5)
+        var flat = TestRegions.star(center: Coordinate(latitude: 52.5, longitude: 13.3), radius: 300, vertices: 20, rng: &rng)
+        flat[3].latitude = flat[2].latitude
+        return city + rounded + [Region(id: "flat", shape: .polygon(MultiPolygon(polygons: [[flat]])))]
+    }()
+
+    /// Points around one polygon: near its vertices (on them, millimetres to a hundred metres off), and scattered
+    /// over a box three times its size, so that some lie beyond its parts' latitude range.
+    static func points(around shape: MultiPolygon, count: Int, rng: inout SeededGenerator) -> [Coordinate] {
+        let vertices = Array(shape.polygons.joined().joined())
+        let latitudes = vertices.map(\.latitude), longitudes = vertices.map(\.longitude)
+        let height = latitudes.max()! - latitudes.min()!, width = longitudes.max()! - longitudes.min()!
+        return (0..<count).map { n in
+            if n % 2 == 0 {
+                return Coordinate(latitude: Double.random(in: latitudes.min()! - height...latitudes.max()! + height, using: &rng),
+                                  longitude: Double.random(in: longitudes.min()! - width...longitudes.max()! + width, using: &rng))
+            }
+            let vertex = vertices.randomElement(using: &rng)!
+            let reach = [0.0, 1e-8, 1e-6, 1e-4, 1e-3].randomElement(using: &rng)!
+            return Coordinate(latitude: vertex.latitude + Double.random(in: -reach...reach, using: &rng),
+                              longitude: vertex.longitude + Double.random(in: -reach...reach, using: &rng))
+        }
+    }
+
+    @Test func bandedPolygonDistanceEqualsTheLeastOverEveryEdge() throws {
+        let index = try RegionIndex(regions: Self.regions)
+        let store = index.store
+        var rng = SeededGenerator(seed: 11)
+        var polygons = 0, compared = 0
+        for region in Self.regions {
+            guard case let .polygon(shape) = region.shape, let handle = index.handle(forID: region.id) else { continue }
+            polygons += 1
+            let slot = store.checkedSlot(handle), polygon = Int(store.shapeIndex[slot.index])
+            for point in Self.points(around: shape, count: 40, rng: &rng) {
+                let scale = Geodesy.metresPerDegree(atLatitude: point.latitude)
+                var least = Double.infinity
+                store.forEachEdge(ofPolygon: polygon) { x0, y0, x1, y1 in
+                    least = min(least, RegionStore.edgeDistanceSquared(x0, y0, x1, y1, x: point.longitude, y: point.latitude, scale: scale))
+                }
+                let banded = store.boundaryDistance(slot: slot, longitude: point.longitude, latitude: point.latitude, scale: scale)
+                #expect(banded.bitPattern == least.squareRoot().bitPattern, "\(region.id) at \(point): \(banded) vs \(least.squareRoot())")
+                compared += 1
+            }
+        }
+        #expect(polygons > 600)
+        #expect(compared == polygons * 40)
+    }
+}
