@@ -4,7 +4,7 @@ import CIntrinsics
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps a
 /// bit mask of edges per band in its header (8 bands of 32 edges, or 4 of 64); a larger one, like a time
 /// zone with 100 000 vertices, keeps a list of edges per band. Horizontal edges never cross a ray and are
-/// left out. Edges are numbered by their first position from the part's first, so a query needs no ring
+/// left out of the bands (a large part lists them after its bands, for boundary distances). Edges are numbered by their first position from the part's first, so a query needs no ring
 /// structure at all.
 ///
 /// Everything a query needs about a part sits in its header, 64 bytes stored on a cache line of its own
@@ -138,12 +138,16 @@ extension RegionStore {
         let scale = maxY > minY ? Double(count) / (maxY - minY) : 0
         var header = PartHeader(minY: minY, scale: scale, firstPosition: partFirstStored[part], slot: partSlots[part],
                                 bandCount: UInt32(count), raster: -1)
-        var lists = masked ? [] : [[UInt32]](repeating: [], count: count)
+        // A large part's horizontal edges follow its bands, as one more list: distances need every edge.
+        var lists = masked ? [] : [[UInt32]](repeating: [], count: count + 1)
         // Masks in a plain buffer: setting a lane of a vector variable stores and reloads all of it.
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { masks in
             masks.initialize(repeating: 0)
             forEachEdge(ofPart: part) { edge, _, y0, _, y1 in
-                guard y0 != y1 else { return }
+                guard y0 != y1 else {
+                    if !masked { lists[count].append(UInt32(edge)) }
+                    return
+                }
                 let low = Self.band(min(y0, y1), minY, scale, count), high = Self.band(max(y0, y1), minY, scale, count)
                 for b in low...high {
                     if masked { masks[b] |= 1 << UInt64(edge) } else { lists[b].append(UInt32(edge)) }
