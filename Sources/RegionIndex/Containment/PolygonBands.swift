@@ -4,8 +4,8 @@ import CIntrinsics
 /// latitude range meets the point's band instead of at every edge. A part of at most 64 edges keeps a
 /// bit mask of edges per band in its header (8 bands of 32 edges, or 4 of 64); a larger one, like a time
 /// zone with 100 000 vertices, keeps a list of edges per band. Horizontal edges never cross a ray and are
-/// left out of the bands (a large part lists them after its bands, for boundary distances). Edges are numbered by their first position from the part's first, so a query needs no ring
-/// structure at all.
+/// left out of the bands (a large part lists them after its bands, for boundary distances). Edges are
+/// numbered by their first position from the part's first, so a query needs no ring structure at all.
 ///
 /// Everything a query needs about a part sits in its header, 64 bytes stored on a cache line of its own
 /// (see `CacheLineArray`): at a million regions each separate read would be a cache miss of its own.
