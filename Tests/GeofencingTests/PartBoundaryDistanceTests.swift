@@ -82,7 +82,7 @@ import TestSupport
                 compared += 1
             }
         }
-        #expect(polygons > 600)
+        #expect(polygons > 700)
         #expect(compared == polygons * 40)
     }
 }
