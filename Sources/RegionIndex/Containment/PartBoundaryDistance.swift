@@ -51,7 +51,7 @@ extension RegionStore {
 
     /// Whether the small part's bands hold every one of its edges.
     @inline(__always)
-    private func everyEdgeBanded(_ header: PartHeader, part: Int) -> Bool {
+    func everyEdgeBanded(_ header: PartHeader, part: Int) -> Bool {
         let edges = positions(ofPart: part).count - 1
         var banded: UInt64 = 0
         for band in 0..<Int(header.bandCount) { banded |= header.mask(band: band) }
