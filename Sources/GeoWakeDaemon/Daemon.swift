@@ -105,7 +105,7 @@ public final class Daemon {
         if activation.wakeDescriptor >= 0 { fds.append(pollfd(fd: activation.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
         let now = clock.monotonic()
         let delay = [source?.delay(now: now), healthDelay(), regionDelay(), traceRegionDelay(),
-                     activation.secondsUntilDeadline(), beaconDelay()].compactMap { $0 }.min()
+                     activation.secondsUntilDeadline(), beaconDelay(), core.indexRebuildDue.map { max(0, $0 - now) }].compactMap { $0 }.min()
         let timeout = requestsWaiting || !waiting ? 0 : delay.map { Int32(min(1000, ($0 * 1000).rounded(.up))) } ?? 1000
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 && errno != EINTR { throw ProtocolError("internal", "poll failed: errno \(errno)") }
@@ -127,6 +127,7 @@ public final class Daemon {
         syncCommits()
         activation.turn()
         carryOut()
+        if let due = core.indexRebuildDue, clock.monotonic() >= due { feed(.rebuildDeferredIndexes) }
         do {
             try store.checkpointIfDue()
         } catch {

@@ -46,6 +46,12 @@ final class DaemonCore {
     /// The rowid the next region stored gets: chosen here, not by SQLite, so that a `monitor`'s regions enter the
     /// index with their rows while the loop writes them (`AlongsideWork`). A failed write leaves its rows unused.
     private var nextRegionRow: Int64 = 1
+    /// The monotonic instant at which the loop hands in `.rebuildDeferredIndexes`: additions left an index's rebuild
+    /// for later (`RegionGroup.add`), and this is `quietBeforeRebuild` after the last of them.
+    private(set) var indexRebuildDue: Double?
+    private var additionsSeen = 0
+    /// A `monitor` burst (a thousand clients registering at a boot) is over once no region came for this long.
+    static let quietBeforeRebuild = 0.5
 
     /// Puts every stored client's rules, regions, services and beacon regions back.
     init(paths: DaemonPaths, store: DaemonStore, logger: Logger, activation: ClientActivation, limits: DaemonLimits,
@@ -65,6 +71,19 @@ final class DaemonCore {
         try services.restore(from: store)
         try restoreBeacons()
         nextRegionRow = try store.regionRowAfterLast()
+    }
+
+    /// After each input: regions added put the deferred rebuild off again.
+    func noteAdditions(at monotonic: Double) {
+        guard regions.additions != additionsSeen else { return }
+        additionsSeen = regions.additions
+        indexRebuildDue = regions.hasDeferredRebuild ? monotonic + Self.quietBeforeRebuild : nil
+    }
+
+    /// The rebuilds additions deferred, done now that they stopped; nothing any client sees changes.
+    func rebuildDeferredIndexes() {
+        regions.rebuildDeferredIndexes()
+        indexRebuildDue = nil
     }
 
     /// The first of `count` consecutive rowids for new regions.

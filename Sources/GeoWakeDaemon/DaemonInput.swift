@@ -29,6 +29,8 @@ enum DaemonInput {
     case scanner(BeaconSource.Item)
     /// A live beacon region's exit timeout fell due.
     case beaconDeadline
+    /// No region was added for `DaemonCore.quietBeforeRebuild` after additions deferred an index's rebuild.
+    case rebuildDeferredIndexes
     /// The loop is committing a `store` effect's batch of `requests` requests: their changes to memory that need not
     /// wait for it are made now (`AlongsideWork`).
     case storing(requests: Int)

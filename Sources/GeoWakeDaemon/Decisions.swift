@@ -34,12 +34,15 @@ extension DaemonCore {
             decide(item, at: now)
         case .beaconDeadline:
             decideBeaconDeadline(at: now)
+        case .rebuildDeferredIndexes:
+            rebuildDeferredIndexes()
         case .storing(let count):
             makeAlongsideWork(among: count)
         case .stored(let events, let queued, let requests):
             notify(events, queued: queued)
             answer(requests)
         }
+        noteAdditions(at: monotonic)
         defer { effects = [] }
         return effects
     }

@@ -47,6 +47,12 @@ struct RegionGroup {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    var hasDeferredRebuild: Bool { monitor.regions.hasDeferredRebuild }
+
+    mutating func rebuildIndexIfDeferred() {
+        monitor.rebuildIndexIfDeferred()
+    }
+
     /// Adds regions a loader or another group validated already (their ids unique across clients) in one step, each
     /// with its stored state: inside is restored into the monitor without an event, so a restart never repeats an
     /// `enter`.
@@ -54,9 +60,10 @@ struct RegionGroup {
         try add(validated: regions.map(FeatureDraft.init), entries)
     }
 
-    /// The same for drafts a loader validated (a `monitor` request's), with no `Region` made for them.
+    /// The same for drafts a loader validated (a `monitor` request's), with no `Region` made for them. The index's
+    /// rebuild waits for `rebuildIndexIfDeferred()`: `monitor`s come in bursts (`DaemonCore.settleIndexes`).
     mutating func add(validated drafts: [FeatureDraft], _ entries: [Entry]) throws -> [RegionHandle] {
-        let handles = try monitor.add(validated: drafts)
+        let handles = try monitor.add(validated: drafts, deferringRebuild: true)
         for (handle, (draft, entry)) in zip(handles, zip(drafts, entries)) {
             register(handle, quiet: !draft.notifyOnEntry || !draft.notifyOnExit, entry)
         }

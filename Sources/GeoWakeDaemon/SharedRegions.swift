@@ -31,6 +31,8 @@ struct SharedRegions {
     /// Each owner's regions; an id is found in its group's index, under its shared id.
     private var owned: [ClientKey: OwnedRegions] = [:]
     private var chosen: [ClientKey: RegionRules] = [:]
+    /// Counts the calls that added regions to a group, so the decisions can tell when additions stopped.
+    private(set) var additions = 0
 
     init(defaults: RegionMonitorConfiguration = RegionMonitorConfiguration()) throws(ProtocolError) {
         _ = try defaults.validated()
@@ -62,6 +64,16 @@ struct SharedRegions {
     /// The rules a client's regions follow: its own choice over the daemon's defaults.
     func rules(of owner: ClientKey) -> RegionMonitorConfiguration { chosen[owner]?.resolved(over: defaults) ?? defaults }
 
+    /// Whether a group's index has a rebuild that additions deferred (`RegionGroup.add`).
+    var hasDeferredRebuild: Bool { groups.values.contains { $0.hasDeferredRebuild } }
+
+    /// Does the rebuilds additions deferred; each group is rebuilt in place, not copied out of the dictionary.
+    mutating func rebuildDeferredIndexes() {
+        for index in groups.indices where groups.values[index].hasDeferredRebuild {
+            groups.values[index].rebuildIndexIfDeferred()
+        }
+    }
+
     /// The earliest instant a debounced change or a dwell falls due in any group.
     /// The loop asks every turn: the groups are read in place, not copied out of the dictionary one by one.
     var nextDeadline: Timestamp? {
@@ -85,6 +97,7 @@ struct SharedRegions {
         if !source.isEmpty { groups[old] = source }
         var target = try groups.removeValue(forKey: new) ?? RegionGroup(rules: new)
         try target.put(moving, lastFix: lastFix)
+        additions += 1
         let handles = moving.compactMap { target.monitor.regions.handle(forID: $0.region.id) }
         owned[owner] = handles.isEmpty ? nil : OwnedRegions(handles: handles, count: handles.count)
         groups[new] = target
@@ -145,6 +158,7 @@ struct SharedRegions {
             shared[index].id.insert(contentsOf: prefix, at: 0)
         }
         let added = try groups[rules]!.add(validated: shared, entries)
+        additions += 1
         owned[owner, default: OwnedRegions()].append(added[...])
     }
 

@@ -21,11 +21,17 @@ extension RegionMonitor where Regions == RegionIndex {
         try add(validated: regions.map(FeatureDraft.init))
     }
 
-    /// The same for drafts a loader validated (`RegionLoader.validatedDrafts`), with no `Region` made for them.
-    package mutating func add(validated drafts: [FeatureDraft]) throws(InvalidRegion) -> [RegionHandle] {
-        let handles = try self.regions.add(validated: drafts)
+    /// The same for drafts a loader validated (`RegionLoader.validatedDrafts`), with no `Region` made for them;
+    /// `deferringRebuild` as `RegionIndex.add(validated:deferringRebuild:)` says.
+    package mutating func add(validated drafts: [FeatureDraft], deferringRebuild: Bool = false) throws(InvalidRegion) -> [RegionHandle] {
+        let handles = try self.regions.add(validated: drafts, deferringRebuild: deferringRebuild)
         for handle in handles { state.regionAdded(handle) }
         return handles
+    }
+
+    /// Rebuilds the index if additions deferred it (`RegionIndex.rebuildIfDeferred()`); no state changes.
+    package mutating func rebuildIndexIfDeferred() {
+        regions.rebuildIfDeferred()
     }
 
     /// Removes a region from the monitored index and forgets its state. If it was reported inside (and

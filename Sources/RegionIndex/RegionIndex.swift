@@ -48,8 +48,13 @@ public struct RegionIndex: Sendable {
 
     /// Adds many validated regions in one step: the index decides once whether to rebuild, where adding them one
     /// by one sorted the recent items anew every `tailLimit` of them. On a duplicate id, those before it stay added.
-    package mutating func add(validated drafts: [FeatureDraft]) throws(InvalidRegion) -> [RegionHandle] {
-        defer { settleAdditions() }
+    ///
+    /// `deferringRebuild` is for additions that come in bursts (the daemon's `monitor`s): the levels may then grow to
+    /// `deferredRebuildFactor` times the main tree before a rebuild, and the owner calls `rebuildIfDeferred()` once
+    /// the burst is over. Registering a million regions a thousand at a time otherwise rebuilt the index six times
+    /// on the way (900,000 regions in all), each rebuild stopping every other request until it was done.
+    package mutating func add(validated drafts: [FeatureDraft], deferringRebuild: Bool = false) throws(InvalidRegion) -> [RegionHandle] {
+        defer { settleAdditions(rebuildingPast: deferringRebuild ? Self.deferredRebuildFactor : 2) }
         var handles: [RegionHandle] = []
         handles.reserveCapacity(drafts.count)
         for draft in drafts { handles.append(try append(draft)) }
@@ -66,14 +71,29 @@ public struct RegionIndex: Sendable {
         return handle
     }
 
+    /// How far the levels may grow, against the main tree, while a rebuild is deferred: a point query then visits
+    /// a few more level trees, and tests the regions found in them without the grid's verdicts.
+    static let deferredRebuildFactor = 8
+
+    /// Whether additions were left in the levels past the point where `add` rebuilds when not deferring.
+    public var hasDeferredRebuild: Bool { Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: 2) }
+
+    /// Does the rebuild that deferring additions left for later, if any.
+    package mutating func rebuildIfDeferred() {
+        if hasDeferredRebuild { rebuild() }
+    }
+
+    private static func rebuildIsDue(added: Int, built: Int, factor: Int) -> Bool {
+        added > max(1024, factor * built)
+    }
+
     /// Past the unsorted tail's limit, sorts the tail into a level of its own, merged with the levels before it
-    /// while it is at least half their size; rebuilds once the added items are twice the main tree. The index then
-    /// triples from rebuild to rebuild, and regions added in batches (the daemon's `monitor`s) are built into a main
-    /// tree and grid 1.5 times in all, where rebuilding at half the tree built them 3 times: those rebuilds were an
-    /// eighth of registering a million regions.
-    private mutating func settleAdditions() {
+    /// while it is at least half their size; rebuilds once the added items are `factor` times the main tree. At
+    /// twice, the index triples from rebuild to rebuild, and regions added in batches are built into a main tree
+    /// and grid 1.5 times in all, where rebuilding at half the tree built them 3 times.
+    private mutating func settleAdditions(rebuildingPast factor: Int = 2) {
         guard addedShapes.count - levelled > Self.tailLimit else { return }
-        if addedShapes.count > max(1024, 2 * tree.itemCount) {
+        if Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: factor) {
             rebuild()
             return
         }

@@ -124,6 +124,39 @@ import TestSupport
         Self.compare(index, handles: handles, regions, points: Self.queryPoints(regions, count: 30_000, seed: 17))
     }
 
+    /// The daemon's `monitor`s defer the rebuild: the additions stay in levels past twice the main tree, answering
+    /// as before, until `rebuildIfDeferred()`; an index that does not defer has rebuilt by then.
+    @Test func aDeferredRebuildKeepsTheAdditionsInLevelsWithTheSameAnswersUntilItIsDone() throws {
+        var deferring = try RegionIndex(regions: Array(Self.city.prefix(1000)))
+        var rebuilding = deferring
+        let newcomers = TestRegions.city(count: 3100, seed: 98, prefix: "b")
+        var added = 0
+        for size in [1, 63, 65, 200, 1500, 1271] {
+            _ = try deferring.add(validated: newcomers[added..<(added + size)].map(FeatureDraft.init), deferringRebuild: true)
+            _ = try rebuilding.add(validated: Array(newcomers[added..<(added + size)]))
+            added += size
+        }
+        #expect(!rebuilding.hasDeferredRebuild && rebuilding.addedLevelSizes.isEmpty, "past twice the main tree, add rebuilds")
+        #expect(deferring.hasDeferredRebuild && deferring.addedLevelSizes.reduce(0, +) >= 3000)
+        let regions = Array(Self.city.prefix(1000)) + newcomers
+        let points = Self.queryPoints(regions, count: 30_000, seed: 19)
+        Self.compare(deferring, handles: regions.map { deferring.handle(forID: $0.id)! }, regions, points: points)
+
+        deferring.rebuildIfDeferred()
+        #expect(!deferring.hasDeferredRebuild && deferring.addedLevelSizes.isEmpty)
+        Self.compare(deferring, handles: regions.map { deferring.handle(forID: $0.id)! }, regions, points: points)
+    }
+
+    /// Deferring lets the levels grow to eight times the main tree, no further: a burst that goes on rebuilds anyway.
+    @Test func aDeferredRebuildHappensAnywayPastEightTimesTheMainTree() throws {
+        var index = try RegionIndex(regions: Array(Self.city.prefix(200)))
+        let newcomers = TestRegions.city(count: 1700, seed: 97, prefix: "d")
+        _ = try index.add(validated: newcomers.prefix(1500).map(FeatureDraft.init), deferringRebuild: true)
+        #expect(index.hasDeferredRebuild, "1,500 added to 200: past twice, within eight times")
+        _ = try index.add(validated: newcomers.dropFirst(1500).map(FeatureDraft.init), deferringRebuild: true)
+        #expect(!index.hasDeferredRebuild && index.addedLevelSizes.isEmpty, "1,700 added to 200: past eight times")
+    }
+
     @Test func removedIDsCanBeAddedAgainWithANewHandle() throws {
         var index = try RegionIndex(regions: Array(Self.city.prefix(10)))
         let old = index.handle(forID: "r3")!
