@@ -61,7 +61,7 @@ struct RegionGroup {
     }
 
     /// The same for drafts a loader validated (a `monitor` request's), with no `Region` made for them. The index's
-    /// rebuild waits for `rebuildIndexIfDeferred()`: `monitor`s come in bursts (`DaemonCore.settleIndexes`).
+    /// rebuild waits for `rebuildIndexIfDeferred()`: `monitor`s come in bursts (`DaemonCore.rebuildDeferredIndexes`).
     mutating func add(validated drafts: [FeatureDraft], _ entries: [Entry]) throws -> [RegionHandle] {
         let handles = try monitor.add(validated: drafts, deferringRebuild: true)
         for (handle, (draft, entry)) in zip(handles, zip(drafts, entries)) {

@@ -6,7 +6,8 @@ import GeoWakeCore
 /// go on. The smaller trees are levels of halving size (the logarithmic method): a level is merged with the one
 /// before it once it is half its size, so an added region is sorted into a tree a logarithmic number of times,
 /// and a query visits a logarithmic number of trees. Removed regions are skipped at query time and dropped at the
-/// next rebuild, which happens once the additions reach twice the main tree or the removals an eighth of the index.
+/// next rebuild, which happens once the additions reach twice the main tree or the removals an eighth of the index
+/// (additions that defer it: when their owner asks, or at eight times the main tree).
 /// Tree payloads are shape references (`ShapeReference`), not slots: a query goes from the tree straight
 /// to the circle or polygon data, stored in the tree's order, and looks up the slot only for a hit.
 public struct RegionIndex: Sendable {
@@ -76,7 +77,7 @@ public struct RegionIndex: Sendable {
     static let deferredRebuildFactor = 8
 
     /// Whether additions were left in the levels past the point where `add` rebuilds when not deferring.
-    public var hasDeferredRebuild: Bool { Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: 2) }
+    package var hasDeferredRebuild: Bool { Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: 2) }
 
     /// Does the rebuild that deferring additions left for later, if any.
     package mutating func rebuildIfDeferred() {
