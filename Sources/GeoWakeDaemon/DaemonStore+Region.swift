@@ -17,6 +17,7 @@ extension StoreTransaction {
         guard !regionIDs.isEmpty else { return [] }
         let first = try firstRow ?? db.raw(DaemonStore.rowAfterLast).run() ?? 1
         var batch = RegionBatchRecord(firstRow: first, owner: client)
+        batch.reserveCapacity(ids: regionIDs, features: features)
         for (regionID, feature) in zip(regionIDs, features) { batch.append(id: regionID, feature: feature) }
         try batch.insert(db)
         return (0..<Int64(regionIDs.count)).map { first + $0 }

@@ -303,18 +303,21 @@ public final class ProcessSupervisor: ClientActivation {
             forgetChanges()
             return
         }
-        // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk:
-        // a daemon that forgot a process it stopped would leave it stopped for good. Budgets and timestamps alone
-        // may be lost.
-        let synced = changed.contains { client, row in
+        // Which process runs for a client, and whether it is stopped, must survive a power cut of the store's disk
+        // before the daemon acts on it: a daemon that forgot a process it stopped would leave it stopped for good.
+        // A client with no process on either side (one the user started, known by its connection) has nothing to
+        // stop: its new state joins the turn's one sync, as its `register` does. Budgets and timestamps alone may
+        // be lost.
+        let moved = changed.filter { client, row in
             saved[client]?.process != row.process || saved[client]?.record.state != row.record.state
         }
+        let durable = moved.contains { client, row in saved[client]?.process != nil || row.process != nil }
         do {
             let save = { (transaction: StoreTransaction) in
                 for (client, row) in changed { try transaction.save(row, for: client) }
                 for client in removed { try transaction.deleteApp(of: client) }
             }
-            if synced { try daemon.store.writeDurably(save) } else { try daemon.store.write(save) }
+            if durable { try daemon.store.writeDurably(save) } else { try daemon.store.write(synced: !moved.isEmpty, save) }
             for (client, row) in changed { saved[client] = row }
             for client in removed { saved[client] = nil }
             forgetChanges()

@@ -59,6 +59,17 @@ struct RawStatement {
         return self
     }
 
+    /// Binds bytes as a BLOB without a copy: the caller keeps them alive and unchanged until `run` returns (it clears
+    /// the bindings). A `monitor`'s feature texts are a quarter of a megabyte, which SQLite otherwise copies first.
+    func bind(_ index: Int32, borrowing bytes: UnsafeRawBufferPointer) -> RawStatement {
+        if let start = bytes.baseAddress {
+            _ = sqlite3_bind_blob(handle, index, start, Int32(bytes.count), nil)
+        } else {
+            _ = sqlite3_bind_zeroblob(handle, index, 0)
+        }
+        return self
+    }
+
     /// Runs the statement to its end; `read` sees the first row's columns, when there is a row.
     @discardableResult
     func run<T>(reading read: (Columns) -> T) throws -> T? {
