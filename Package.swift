@@ -114,8 +114,9 @@ let package = Package(
         .testTarget(name: "DaemonSimulationTests", dependencies: ["DaemonSimulation"]),
         .executableTarget(
             name: "geowaked",
-            dependencies: ["GeoWakeDaemon", "Geofencing", "ProcessLifecycle", "Traces", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
+            dependencies: ["GeoWakeDaemon", "Geofencing", "ProcessLifecycle", "Traces", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]
         ),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .testTarget(name: "GeoWakeDaemonTests",
                     dependencies: ["TestSupport", "GPSDTestSupport", "GeoWakeDaemon", "geowaked", "geowake", "geowake-test-subscriber",
                                    "GeoWake"]),
