@@ -37,7 +37,7 @@ struct RegionBatchRecord {
     }
 
     func insert(_ db: Database) throws {
-        try features.withUnsafeBytes { features in
+        _ = try features.withUnsafeBytes { features in
             try db.raw("INSERT INTO regionBatch (firstRow, uid, clientID, count, ids, ends, features) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 .bind(1, firstRow).bind(2, owner.uid).bind(3, owner.clientID).bind(4, Int64(count))
                 .bind(5, bytes: ids).bind(6, bytes: ends).bind(7, borrowing: features).run()
