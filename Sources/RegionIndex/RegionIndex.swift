@@ -55,7 +55,7 @@ public struct RegionIndex: Sendable {
     /// the burst is over. Registering a million regions a thousand at a time otherwise rebuilt the index six times
     /// on the way (900,000 regions in all), each rebuild stopping every other request until it was done.
     package mutating func add(validated drafts: [FeatureDraft], deferringRebuild: Bool = false) throws(InvalidRegion) -> [RegionHandle] {
-        defer { settleAdditions(rebuildingPast: deferringRebuild ? Self.deferredRebuildFactor : 2) }
+        defer { settleAdditions(rebuildingPast: deferringRebuild ? Self.deferredRebuildFactor : Self.rebuildFactor) }
         var handles: [RegionHandle] = []
         handles.reserveCapacity(drafts.count)
         for draft in drafts { handles.append(try append(draft)) }
@@ -72,12 +72,15 @@ public struct RegionIndex: Sendable {
         return handle
     }
 
+    /// How far the levels grow, against the main tree, before `add` rebuilds.
+    static let rebuildFactor = 2
+
     /// How far the levels may grow, against the main tree, while a rebuild is deferred: a point query then visits
     /// a few more level trees, and tests the regions found in them without the grid's verdicts.
     static let deferredRebuildFactor = 8
 
     /// Whether additions were left in the levels past the point where `add` rebuilds when not deferring.
-    package var hasDeferredRebuild: Bool { Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: 2) }
+    package var hasDeferredRebuild: Bool { Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: Self.rebuildFactor) }
 
     /// Does the rebuild that deferring additions left for later, if any.
     package mutating func rebuildIfDeferred() {
@@ -92,7 +95,7 @@ public struct RegionIndex: Sendable {
     /// while it is at least half their size; rebuilds once the added items are `factor` times the main tree. At
     /// twice, the index triples from rebuild to rebuild, and regions added in batches are built into a main tree
     /// and grid 1.5 times in all, where rebuilding at half the tree built them 3 times.
-    private mutating func settleAdditions(rebuildingPast factor: Int = 2) {
+    private mutating func settleAdditions(rebuildingPast factor: Int = rebuildFactor) {
         guard addedShapes.count - levelled > Self.tailLimit else { return }
         if Self.rebuildIsDue(added: addedShapes.count, built: tree.itemCount, factor: factor) {
             rebuild()
