@@ -22,7 +22,7 @@ import TestSupport
     }
 
     @Test func aClientTheUserStartedStoresItsStateInTheTurnsSyncNotInOneOfItsOwn() throws {
-        let wall: @Sendable () -> Timestamp = { Timestamp(secondsSince1970: 1_700_000_000) }
+        let wall: @Sendable () -> Timestamp = { [start] in start }
         let launcher = ProcessSupervisor(logDirectory: directory.file("logs"), logger: Logger(label: "test"), clock: wall)
         let daemon = try Daemon(paths: DaemonPaths(socket: directory.file("geowaked.sock"), state: directory.file("geowake.sqlite")),
                                 trace: nil, speed: 1, durability: .normal, activation: launcher, logger: Logger(label: "test"),
