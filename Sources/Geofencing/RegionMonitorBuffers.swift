@@ -12,6 +12,8 @@ public struct RegionMonitorBuffers: Sendable {
     /// leftovers.
     var mergeRoom: [RegionTrack] = []
     var pointQuery = PointQueryScratch()
+    /// Where a new neighbourhood's regions are gathered before the neighbourhood keeps them at their size.
+    var neighbourhoodRoom: [RegionMonitorNeighbourhood.Candidate] = []
 
     public init() {}
 }

@@ -11,7 +11,7 @@ import RegionIndex
 /// boundary is lies on the centre's side of it, so only regions whose boundary passes close to the centre
 /// need `contains`, the very test the containment query applies.
 struct RegionMonitorNeighbourhood {
-    private struct Candidate {
+    struct Candidate {
         var handle: RegionHandle
         /// Metres from the centre to the boundary, negative inside.
         var clearance: Double
@@ -46,9 +46,11 @@ struct RegionMonitorNeighbourhood {
     private var directFixesLeft = 0
     private var lastPoint: Coordinate?
 
-    /// Appends every region containing `point` to `hits`, in no particular order.
+    /// Appends every region containing `point` to `hits`, in no particular order. A new neighbourhood is
+    /// gathered in `room` (the monitor's buffers, lent by a caller feeding many monitors) and kept at its size.
     mutating func appendRegions(containing point: Coordinate, in regions: some RegionQuerying,
-                                to hits: inout [RegionHandle], scratch: inout PointQueryScratch) {
+                                to hits: inout [RegionHandle], scratch: inout PointQueryScratch,
+                                room: inout [Candidate]) {
         var distance = 0.0
         if isValid, let d = distanceFromCenter(point) {
             distance = d
@@ -62,7 +64,7 @@ struct RegionMonitorNeighbourhood {
             regions.appendRegions(containing: point, to: &hits, scratch: &scratch)
             return
         } else {
-            rebuild(around: Self.center(for: point, after: lastPoint), from: regions)
+            rebuild(around: Self.center(for: point, after: lastPoint), from: regions, room: &room)
             distance = distanceFromCenter(point) ?? 0
         }
         lastPoint = point
@@ -86,6 +88,9 @@ struct RegionMonitorNeighbourhood {
         }
         hits.removeLast(hits.count - found)
     }
+
+    /// The room the kept regions take, in regions: tests check that it stays near their count.
+    var keptCapacity: Int { candidates.capacity }
 
     /// The region's distance to its boundary as measured from the centre, when it is a candidate of a
     /// neighbourhood in use.
@@ -128,19 +133,21 @@ struct RegionMonitorNeighbourhood {
         return (north * north + east * east).squareRoot()
     }
 
-    private mutating func rebuild(around point: Coordinate, from regions: some RegionQuerying) {
-        var found: [Candidate] = []
-        swap(&found, &candidates)
-        found.removeAll(keepingCapacity: true)
+    private mutating func rebuild(around point: Coordinate, from regions: some RegionQuerying, room: inout [Candidate]) {
+        room.removeAll(keepingCapacity: true)
         regions.forEachRegionMeasured(within: Self.reach, of: point) { handle, clearance in
-            found.append(Candidate(handle: handle, clearance: clearance))
+            room.append(Candidate(handle: handle, clearance: clearance))
         }
         // `measurement(of:)` searches them by handle. The index reports them in that order; another
         // `RegionQuerying` need not.
-        if zip(found, found.dropFirst()).contains(where: { !($0.handle < $1.handle) }) {
-            found.sort { $0.handle < $1.handle }
+        if zip(room, room.dropFirst()).contains(where: { !($0.handle < $1.handle) }) {
+            room.sort { $0.handle < $1.handle }
         }
-        swap(&found, &candidates)
+        // Copied at their size: grown by doubling, as the room is, they could leave half their memory empty,
+        // in each of the thousands of devices a fleet worker holds.
+        let fits = candidates.capacity >= room.count && candidates.capacity <= room.count + room.count / 4
+        candidates.removeAll(keepingCapacity: fits)
+        candidates.append(contentsOf: room)
         center = point
         metresPerDegree = Geodesy.metresPerDegree(atLatitude: point.latitude)
         isValid = true

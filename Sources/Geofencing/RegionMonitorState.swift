@@ -33,7 +33,8 @@ struct RegionMonitorState {
         var hits: [RegionHandle] = []
         swap(&hits, &buffers.containing)
         hits.removeAll(keepingCapacity: true)
-        neighbourhood.appendRegions(containing: fix.coordinate, in: regions, to: &hits, scratch: &buffers.pointQuery)
+        neighbourhood.appendRegions(containing: fix.coordinate, in: regions, to: &hits, scratch: &buffers.pointQuery,
+                                    room: &buffers.neighbourhoodRoom)
         RegionHandle.sort(&hits)
         // The usual fix lies in exactly the regions reported inside, with nothing pending: it changes nothing.
         if !Self.onlyConfirms(tracks, hits) {
