@@ -7,6 +7,8 @@
 #   python3 ../shared/bench/make_regions.py --count 100000 --seed 1 --out .bench-data/regions_100000.geojson
 #   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
 #   Benchmarks/fleet.sh
+# SPAN_KM=600 reads regions_N_span600.geojson instead (make_regions.py's --span-km 600: its area widened so that
+# the regions' density stays that of 10,000 over 60 km, as its header advises; the default piles all N on Berlin).
 # Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
 # sentences, 136 fixes), WORKERS ("1 2"), BATCH (fixes per input message: `fleet publish --batch`, its default
 # when unset; binaries before it had one fix per message and no option). docs/fleet.md has the figures (DEVICES=1000 at 1M regions;
@@ -14,7 +16,9 @@
 # One JSON line per run, also appended to $BENCH_DIR/results/fleet.jsonl: fixes/s per worker and together, the
 # share of the workers' busy time spent in NATS calls, peak RSS per worker, events expected / stored / lost /
 # duplicated (a device's events must equal `geowake replay` of its fixes), and memory per tracked device
-# (peak RSS of the one-worker run less that of a 100-device run, over the device difference).
+# (peak RSS of the one-worker run less that of a 100-device run, over the device difference), and fixes per
+# second of the workers' CPU less the 100-device worker's (loading the regions): per core, whether or not
+# nats-server took a share of the workers' cores (with two workers on two cores it does).
 # Before each run's workers, `fleet drain` (BARE_G, default G: binaries before it have none) reads the same
 # partitions the same way on the same cores and does nothing else: bare_* is the engine's ceiling in that run.
 # TUNE: reading options for both (`--fetch-batch N --fetch-bytes B --io-buffer B`); WORKER_TUNE the workers' alone.
@@ -134,16 +138,23 @@ END
 }
 
 for n in $SIZES; do
-  regions=$D/regions_$n.geojson
+  regions=$D/regions_$n${SPAN_KM:+_span$SPAN_KM}.geojson
   [ -f "$regions" ] || { echo "missing $regions (see the header)" >&2; exit 1; }
-  base=""
+  # A 100-device run first: what a worker costs before its devices (loading the regions, idling out).
+  run "$regions" 1 100; small=$(cat "$W/line.json")
   for k in $WORKERS; do
-    run "$regions" "$k" "$DEVICES"; line=$(cat "$W/line.json")
-    if [ "$k" = 1 ]; then
-      run "$regions" 1 100; small=$(cat "$W/line.json")
-      base=$(python3 -c "import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); print(round((a['maxrss_mb'][0]-b['maxrss_mb'][0])*1048576/(a['devices']-b['devices'])))" "$line" "$small")
-      line=${line%\}}",\"bytes_per_device\":$base}"
-    fi
-    echo "{\"bench\":\"fleet\",\"regions\":$n,${line#\{}" | tee -a "$R/fleet.jsonl"
+    run "$regions" "$k" "$DEVICES"
+    line=$(python3 - "$(cat "$W/line.json")" "$small" <<'END'
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+# The workers' CPU less the 100-device worker's, per fix: a worker core's rate wherever nats-server ran.
+net = sum(c - b["cpu_s"][0] for c in a["cpu_s"]) if None not in a["cpu_s"] + b["cpu_s"] else None
+a["fixes_per_net_cpu_s"] = int(a["fixes"] / net) if net and net > 0 else None
+if a["workers"] == 1:
+    a["bytes_per_device"] = round((a["maxrss_mb"][0] - b["maxrss_mb"][0]) * 1048576 / (a["devices"] - b["devices"]))
+print(json.dumps(a))
+END
+)
+    echo "{\"bench\":\"fleet\",\"regions\":$n,${SPAN_KM:+\"span_km\":$SPAN_KM,}${line#\{}" | tee -a "$R/fleet.jsonl"
   done
 done
