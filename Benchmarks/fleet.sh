@@ -7,8 +7,8 @@
 #   python3 ../shared/bench/make_regions.py --count 100000 --seed 1 --out .bench-data/regions_100000.geojson
 #   python3 ../shared/bench/make_regions.py --count 1000000 --seed 1 --out .bench-data/regions_1000000.geojson
 #   Benchmarks/fleet.sh
-# SPAN_KM=600 reads regions_N_span600.geojson instead (make_regions.py's --span-km 600: its area widened so that
-# the regions' density stays that of 10,000 over 60 km, as its header advises; the default piles all N on Berlin).
+# SPAN_KM=S reads regions_N_spanS.geojson instead (make_regions.py's --span-km S; its header advises 60·√(N/10,000)
+# to keep the density of 10,000 over 60 km, so 600 for a million; by default it piles all N on the same 60 km).
 # Environment: BENCH_DIR (./.bench-data), SIZES ("100000 1000000"), DEVICES (10000), FIXES (100: the first 300
 # sentences, 136 fixes), WORKERS ("1 2"), BATCH (fixes per input message: `fleet publish --batch`, its default
 # when unset; binaries before it had one fix per message and no option). docs/fleet.md has the figures (DEVICES=1000 at 1M regions;

@@ -42,6 +42,7 @@ struct FixServices {
         }
     }
 
+    /// Lets go of the services' event buffers, which hold nothing between fixes.
     mutating func releaseEventBuffers() {
         standard?.releaseEventBuffer()
         significant?.releaseEventBuffer()
